@@ -1,0 +1,78 @@
+// DType properties generated from dtype.def, name parsing, and the literal promotion table.
+#include "runtime/dtype.hpp"
+
+#include <array>
+
+#include "runtime/error.hpp"
+
+namespace amps::rt {
+namespace {
+
+struct DTypeInfo {
+  size_t size;
+  bool floating;
+  std::string_view name, alias1, alias2;
+};
+
+constexpr DTypeInfo kInfo[] = {
+#define AMPS_DTYPE(id, ctype, size, floating, name, a1, a2) {size, floating, name, a1, a2},
+#include "runtime/dtype.def"
+#undef AMPS_DTYPE
+};
+static_assert(std::size(kInfo) == size_t(dtype_count), "dtype info table out of sync with dtype.def");
+
+#define AMPS_DTYPE(id, ctype, size, floating, name, a1, a2) \
+  static_assert(sizeof(ctype) == size, "dtype.def size of " #id " is wrong");
+#include "runtime/dtype.def"
+#undef AMPS_DTYPE
+
+// PyTorch's promotion for same-priority operands. Rows and columns follow dtype.def's order; keep in sync.
+constexpr DType f8 = DType::float64, f4 = DType::float32, h2 = DType::float16, b2 = DType::bfloat16;
+constexpr DType i8 = DType::int64, i4 = DType::int32, bo = DType::bool_;
+constexpr DType kPromote[][7] = {
+    /*            f64 f32 f16 bf16 i64 i32 bool */
+    /* float64 */ {f8, f8, f8, f8, f8, f8, f8},
+    /* float32 */ {f8, f4, f4, f4, f4, f4, f4},
+    /* float16 */ {f8, f4, h2, f4, h2, h2, h2},
+    /* bfloat16*/ {f8, f4, f4, b2, b2, b2, b2},
+    /* int64   */ {f8, f4, h2, b2, i8, i8, i8},
+    /* int32   */ {f8, f4, h2, b2, i8, i4, i4},
+    /* bool    */ {f8, f4, h2, b2, i8, i4, bo},
+};
+static_assert(std::size(kPromote) == size_t(dtype_count), "promotion table rows out of sync with dtype.def");
+static_assert(std::size(kPromote[0]) == size_t(dtype_count), "promotion table columns out of sync");
+
+constexpr bool promote_table_symmetric() {
+  for (int a = 0; a < dtype_count; ++a)
+    for (int b = 0; b < dtype_count; ++b)
+      if (kPromote[a][b] != kPromote[b][a]) return false;
+  return true;
+}
+static_assert(promote_table_symmetric(), "promotion table must be symmetric");
+
+}  // namespace
+
+size_t dtype_size(DType t) { return kInfo[int(t)].size; }
+bool is_floating(DType t) { return kInfo[int(t)].floating; }
+std::string_view dtype_name(DType t) { return kInfo[int(t)].name; }
+
+bool is_integral(DType t, bool include_bool) {
+  return t == DType::int64 || t == DType::int32 || (include_bool && t == DType::bool_);
+}
+
+std::optional<DType> dtype_from_name(std::string_view s) {
+  for (int i = 0; i < dtype_count; ++i) {
+    const DTypeInfo& d = kInfo[i];
+    if (s == d.name || (!d.alias1.empty() && s == d.alias1) || (!d.alias2.empty() && s == d.alias2))
+      return DType(i);
+  }
+  return std::nullopt;
+}
+
+DType promote(DType a, DType b) { return kPromote[int(a)][int(b)]; }
+
+DType compute_dtype(DType t) {
+  return (t == DType::float16 || t == DType::bfloat16) ? DType::float32 : t;
+}
+
+}  // namespace amps::rt
