@@ -1,0 +1,134 @@
+// oneDNN matmul: batched, broadcasting, strided C = alpha*(A·B + bias) + beta*C on raw buffers.
+#include "runtime/backend/cpu/dnnl_matmul.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "runtime/backend/cpu/dnnl_detail.hpp"
+#include "runtime/backend/cpu/dnnl_staging.hpp"
+
+namespace amps::rt::dnnl_cpu {
+
+using namespace detail;
+
+namespace {
+
+constexpr const char* kOp = "matmul";
+
+struct Entry {
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  DnnlType compute;
+  bool dense_in;  // a and b are staged dense because their strides only had a reference kernel
+};
+
+// 'x' left-padded with size-1 dims to rank 'r'; stride-0 dims (but the last 'keep') become size 1
+// (oneDNN broadcasts size-1 batch dims), size-1 dims get plain-looking strides for fast kernels.
+DnnlArg to_rank(const DnnlArg& x, size_t r, size_t keep) {
+  DnnlArg a = explicit_strides(x);
+  check(a.dims.size() <= r, kOp, "operand has more dims than dst");
+  a.dims.insert(a.dims.begin(), r - a.dims.size(), 1);
+  a.strides.insert(a.strides.begin(), r - a.strides.size(), 0);
+  int64_t span = 1;
+  for (size_t i = r; i-- > 0;) {
+    if (a.strides[i] == 0 && i + keep < r) a.dims[i] = 1;
+    if (a.dims[i] == 1) a.strides[i] = span;
+    span = std::max(span, a.strides[i] * a.dims[i]);
+  }
+  return a;
+}
+
+bool dims_broadcast(const DnnlArg& x, const DnnlArg& dst, size_t n_matrix_dims) {
+  for (size_t i = 0; i + n_matrix_dims < dst.dims.size(); ++i)
+    if (x.dims[i] != 1 && x.dims[i] != dst.dims[i]) return false;
+  return true;
+}
+
+void check_shapes(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias) {
+  const size_t r = dst.dims.size();
+  check(r >= 2 && a.dims.size() >= 2 && b.dims.size() >= 2, kOp, "operands need rank >= 2");
+  check(a.dt == b.dt, kOp, "a and b must share a dtype");
+  check(dst.dt == DnnlType::f32 || dst.dt == a.dt, kOp, "dst must be f32 or a's dtype");
+  const int64_t m = a.dims[r - 2], k = a.dims[r - 1], n = b.dims[r - 1];
+  check(b.dims[r - 2] == k, kOp, "inner dims differ");
+  check(dst.dims[r - 2] == m && dst.dims[r - 1] == n, kOp, "dst is not [..., M, N]");
+  check(dims_broadcast(a, dst, 2) && dims_broadcast(b, dst, 2), kOp, "batch dims do not broadcast");
+  if (!bias) return;
+  check(bias->dt == DnnlType::f32 || bias->dt == a.dt, kOp, "bias must be f32 or a's dtype");
+  check(dims_broadcast(*bias, dst, 0), kOp, "bias does not broadcast to dst");
+}
+
+dnnl::matmul::primitive_desc make_pd(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst,
+                                     const DnnlArg* bias, float alpha, float beta, DnnlType ct,
+                                     bool dense_in) {
+  dnnl::primitive_attr attr;
+  if (alpha != 1.f) attr.set_output_scales(0, {alpha});
+  dnnl::post_ops po;
+  if (beta != 0.f) po.append_sum(beta);
+  attr.set_post_ops(po);
+  Md ma = staged_md(a, io_type(a.dt, ct), dense_in), mb = staged_md(b, io_type(b.dt, ct), dense_in);
+  Md md = staged_md(dst, io_type(dst.dt, ct));
+  auto d = bias ? dnnl::matmul::desc(ma, mb, staged_md(*bias, io_type(bias->dt, ct)), md)
+                : dnnl::matmul::desc(ma, mb, md);
+  return dnnl::matmul::primitive_desc(d, attr, ctx().engine);
+}
+
+bool is_ref(const dnnl::matmul::primitive_desc& pd) {
+  return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
+}
+
+// Picks the compute type, then prefers dense staged inputs when the strides given only have a
+// reference kernel but dense ones have a fast one (copying is O(n^2), the product O(n^3)).
+Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias,
+                 float alpha, float beta) {
+  auto [pd, ct] = pick_pd(a.dt, [&](DnnlType t) {
+    return make_pd(a, b, dst, bias, alpha, beta, t, false);
+  });
+  bool dense = false;
+  if (is_ref(pd) && !(is_dense(a) && is_dense(b))) {
+    auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true);
+    if (!is_ref(dpd)) pd = dpd, dense = true;
+  }
+  return Entry{pd, dnnl::matmul(pd), ct, dense};
+}
+
+int64_t float_key(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  return x;
+}
+
+void run(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias, float alpha,
+         float beta) {
+  check_shapes(a, b, dst, bias);
+  Key key;
+  key.add(a).add(b).add(dst).add_opt(bias).add(float_key(alpha)).add(float_key(beta));
+  thread_local PrimCache<Entry> cache;
+  Entry& e = cache.get(key, [&] { return make_entry(a, b, dst, bias, alpha, beta); });
+  Staging st;
+  Exec ex;
+  ex.in(DNNL_ARG_SRC, st.in(a, io_type(a.dt, e.compute), e.dense_in), e.pd.src_desc());
+  ex.in(DNNL_ARG_WEIGHTS, st.in(b, io_type(b.dt, e.compute), e.dense_in), e.pd.weights_desc());
+  if (bias) ex.in(DNNL_ARG_BIAS, st.in(*bias, io_type(bias->dt, e.compute)), e.pd.bias_desc());
+  const bool load = beta != 0.f;
+  ex.out(DNNL_ARG_DST, st.out(dst, io_type(dst.dt, e.compute), false, load), e.pd.dst_desc(), load);
+  ex.run(e.prim);
+  st.finish();
+}
+
+}  // namespace
+
+void matmul(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias,
+            float alpha, float beta) {
+  guard(kOp, [&] {
+    const size_t r = dst.dims.size();
+    check(r >= 2, kOp, "dst needs rank >= 2");
+    DnnlArg ra = to_rank(a, r, 2), rb = to_rank(b, r, 2), rd = explicit_strides(dst);
+    if (!bias) return run(ra, rb, rd, nullptr, alpha, beta);
+    DnnlArg rbias = to_rank(*bias, r, 0);
+    run(ra, rb, rd, &rbias, alpha, beta);
+  });
+}
+
+}  // namespace amps::rt::dnnl_cpu

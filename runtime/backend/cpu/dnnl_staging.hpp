@@ -1,0 +1,47 @@
+// f32<->bf16/f16 conversion and staging of arguments whose dtype or layout a primitive cannot take.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "runtime/backend/cpu/dnnl_common.hpp"
+#include "runtime/backend/cpu/dnnl_detail.hpp"
+
+namespace amps::rt::dnnl_cpu::detail {
+
+// Scalar conversions, round-to-nearest-even; denormals are kept and NaN stays NaN (unlike
+// oneDNN's own reorder, which flushes bf16 denormals and loses the sign of -0 in f16).
+uint16_t f32_to_bf16(float f);
+float bf16_to_f32(uint16_t h);
+uint16_t f32_to_f16(float f);
+float f16_to_f32(uint16_t h);
+
+// Copies 'src' into 'dst' element by element (same dims, any strides on both sides), converting
+// the element type through f32: one rounding at most.
+void copy_convert(const DnnlArg& src, const DnnlArg& dst);
+
+// The type an argument of user type 'user' is presented in to a primitive computing in 'compute':
+// f32 compute takes everything as f32; bf16 compute takes bf16 and f32 as they are, f16 as f32.
+DnnlType io_type(DnnlType user, DnnlType compute);
+
+// The memory desc of the view Staging::in/out(a, t, dense) will return (without staging anything).
+Md staged_md(const DnnlArg& a, DnnlType t, bool dense = false);
+
+// Owns the temporaries of one call. in()/out() return a view of the argument with element type
+// 't' (row-major dense when 'dense'): the argument itself when it already is one, else a
+// temporary. Output temporaries are converted back (rounded once) by finish(), which the caller
+// runs after the primitive; 'load' first copies the destination in (for beta accumulation).
+class Staging {
+ public:
+  DnnlArg in(const DnnlArg& a, DnnlType t, bool dense = false);
+  DnnlArg out(const DnnlArg& a, DnnlType t, bool dense = false, bool load = false);
+  DnnlArg temp(const std::vector<int64_t>& dims, DnnlType t);  // a dense scratch buffer
+  void finish();
+
+ private:
+  std::vector<std::unique_ptr<float[]>> bufs_;
+  std::vector<std::pair<DnnlArg, DnnlArg>> back_;  // (temp, user) pairs for finish()
+};
+
+}  // namespace amps::rt::dnnl_cpu::detail
