@@ -1,0 +1,46 @@
+# Thin front door (as DuckDB does): installs missing Debian packages, configures, builds, runs.
+#   make run    build, then run the main job
+#   make test   build, then run every test through ctest
+#   make bench  build, then run the side-by-side benchmarks
+
+BUILD     ?= build
+BUILDTYPE ?= Release
+JOBS      ?= $(shell nproc)
+PACKAGES  := cmake g++ make ninja-build antlr4 libantlr4-runtime-dev libdnnl-dev libcli11-dev \
+             libedit-dev libfmt-dev nlohmann-json3-dev zlib1g-dev libgtest-dev \
+             dataset-fashion-mnist
+STAMP     := $(BUILD)/.packages-ok
+
+.PHONY: run test bench build configure packages clean
+
+run: build
+	./$(BUILD)/amps examples/fashion_mnist_amp.amps
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+configure: $(BUILD)/build.ninja
+
+$(BUILD)/build.ninja: $(STAMP)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE)
+
+# Installs only what is missing; re-checked when this Makefile changes.
+$(STAMP): Makefile
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "need root to install:$$missing" >&2; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+clean:
+	rm -rf $(BUILD)

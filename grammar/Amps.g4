@@ -1,0 +1,133 @@
+// Amps.g4: the whole amps grammar (LANGUAGE.md §1-3). Newline handling that depends on
+// bracket depth and on the previous token lives in interp/token_filter, not here.
+grammar Amps;
+
+// ---------------------------------------------------------------- statements
+program      : sep* (statement (sep+ statement)*)? sep* EOF ;
+sep          : NEWLINE | ';' ;
+exprOnly     : expr EOF ;                 // an f-string's embedded expression
+block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
+
+statement
+  : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
+  | autocastStmt | noGradStmt | importStmt | returnStmt | breakStmt | continueStmt
+  | assertStmt | raiseStmt | passStmt | assignStmt | augAssignStmt | exprStmt
+  ;
+
+letStmt      : LET pattern ('=' expr)? ;
+pattern      : name                                     # namePattern
+             | '(' pattern (',' pattern)* ','? ')'      # tuplePattern
+             | '[' pattern (',' pattern)* ','? ']'      # listPattern
+             ;
+assignStmt   : target=expr '=' value=expr ;
+augAssignStmt: target=expr op=('+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=') value=expr ;
+exprStmt     : expr ;
+
+decorator    : '@' postfix NEWLINE+ ;
+fnDecl       : decorator* FN attrName '(' params? ')' block ;
+params       : param (',' param)* ','? ;
+param        : name ('=' expr)?        # plainParam
+             | '*' name                # restParam
+             | '**' name               # kwRestParam
+             ;
+classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
+classBody    : '{' sep* (member (sep+ member)*)? sep* '}' ;
+member       : fnDecl | letStmt ;
+
+ifStmt       : IF expr block (NEWLINE* ELSE (ifStmt | block))? ;
+whileStmt    : WHILE expr block ;
+forStmt      : FOR pattern IN expr block ;
+tryStmt      : TRY block (NEWLINE* CATCH name? block)? (NEWLINE* FINALLY block)? ;
+autocastStmt : AUTOCAST postfix '<' (autocastArg (',' autocastArg)*)? '>' block ;
+autocastArg  : (attrName '=')? arith ;
+noGradStmt   : NO_GRAD block ;
+importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
+             | IMPORT STRING AS alias=name                 # fileImport
+             ;
+returnStmt   : RETURN expr? ;
+breakStmt    : BREAK ;
+continueStmt : CONTINUE ;
+assertStmt   : ASSERT expr (',' expr)? ;
+raiseStmt    : RAISE expr? ;
+passStmt     : PASS ;
+
+// --------------------------------------------------------------- expressions
+expr         : orExpr (IF orExpr ELSE expr)?            # ternary
+             | FN '(' params? ')' block                 # lambda
+             ;
+orExpr       : andExpr (OR andExpr)* ;
+andExpr      : notExpr (AND notExpr)* ;
+notExpr      : NOT notExpr                               # notOp
+             | comparison                                # notPass
+             ;
+comparison   : arith (compOp arith)* ;
+compOp       : '==' | '!=' | '<' | '<=' | '>' | '>=' | IN | NOT IN | IS | IS NOT ;
+arith        : arith op=('+' | '-') term | term ;
+term         : term op=('*' | '/' | '//' | '%' | '@') unary | unary ;
+unary        : op=('-' | '+') unary | power ;
+power        : postfix ('**' unary)? ;
+
+postfix      : atom                                      # atomPostfix
+             | postfix '(' args? ')'                     # call
+             | postfix '[' subscripts ']'                # index
+             | postfix '.' attrName                      # attribute
+             ;
+args         : arg (',' arg)* ','? ;
+arg          : attrName '=' expr          # kwArg
+             | '*' expr                   # splatArg
+             | '**' expr                  # kwSplatArg
+             | expr                       # posArg
+             ;
+subscripts   : subscript (',' subscript)* ','? ;
+subscript    : lo=expr? ':' hi=expr? (':' step=expr?)?  # sliceSub
+             | expr                                      # exprSub
+             | '...'                                     # ellipsisSub
+             ;
+
+atom
+  : INT                                                       # intLit
+  | FLOAT                                                     # floatLit
+  | STRING                                                    # strLit
+  | FSTRING                                                   # fstrLit
+  | TRUE                                                      # trueLit
+  | FALSE                                                     # falseLit
+  | NONE                                                      # noneLit
+  | name                                                      # nameRef
+  | SUPER '.' attrName                                            # superRef
+  | SCALE '(' expr ')'                                        # scaleExpr
+  | '(' ')'                                                   # emptyTuple
+  | '(' expr ',' ')'                                          # singleTuple
+  | '(' expr (',' expr)+ ','? ')'                             # tupleLit
+  | '(' expr ')'                                              # paren
+  | '[' (expr (',' expr)* ','?)? ']'                          # listLit
+  | '[' expr FOR pattern IN orExpr (IF orExpr)? ']'           # listComp
+  | '{' NEWLINE* (dictEntry (NEWLINE* ',' NEWLINE* dictEntry)* NEWLINE* ','?)? NEWLINE* '}'  # dictLit
+  ;
+dictEntry    : key=expr ':' value=expr ;
+
+name         : NAME ;
+// Soft keywords may name attributes, methods and keyword arguments (`scaler.scale(loss)`).
+attrName     : NAME | SCALE | AUTOCAST | NO_GRAD ;
+
+// ------------------------------------------------------------------- lexer
+LET: 'let'; FN: 'fn'; CLASS: 'class'; IF: 'if'; ELSE: 'else'; WHILE: 'while'; FOR: 'for';
+IN: 'in'; TRY: 'try'; CATCH: 'catch'; FINALLY: 'finally'; AUTOCAST: 'autocast';
+NO_GRAD: 'no_grad'; IMPORT: 'import'; AS: 'as'; RETURN: 'return'; BREAK: 'break';
+CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
+AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
+SUPER: 'super'; SCALE: 'scale';
+
+FLOAT   : DIGITS '.' DIGITS? EXPONENT? | DIGITS EXPONENT | '.' DIGITS EXPONENT? ;
+INT     : DIGITS | '0' [xX] [0-9a-fA-F_]+ ;
+FSTRING : [fF] ('"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'') ;
+STRING  : '"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'' ;
+NAME    : [a-zA-Z_] [a-zA-Z_0-9]* ;
+NEWLINE : '\r'? '\n' ;
+WS      : [ \t\f]+ -> channel(HIDDEN) ;
+LINE_CONT : '\\' '\r'? '\n' -> channel(HIDDEN) ;
+COMMENT : '#' ~[\r\n]* -> channel(HIDDEN) ;
+ERRCHAR : . ;
+
+fragment DIGITS   : [0-9] [0-9_]* ;
+fragment EXPONENT : [eE] [+-]? [0-9]+ ;
+fragment ESC      : '\\' . ;

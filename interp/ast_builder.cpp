@@ -1,0 +1,238 @@
+// Parse tree → AST (see ast_builder.hpp). One function per grammar rule, named after it.
+#include "interp/ast_builder.hpp"
+
+#include <charconv>
+
+#include "interp/diagnostics.hpp"
+#include "interp/parser.hpp"
+
+namespace amps::interp {
+
+using P = amps_gen::AmpsParser;
+
+Span AstBuilder::span(antlr4::Token* tok) const {
+  uint32_t line = tok->getLine(), col = tok->getCharPositionInLine() + 1;
+  return Span{src_.get(), line, col, line, uint32_t(col + tok->getText().size())};
+}
+
+Span AstBuilder::span(antlr4::ParserRuleContext* ctx) const {
+  Span s = span(ctx->getStart());
+  antlr4::Token* stop = ctx->getStop();
+  if (stop && stop->getType() != antlr4::Token::EOF && stop->getTokenIndex() >= ctx->getStart()->getTokenIndex()) {
+    Span e = span(stop);
+    s.end_line = e.end_line;
+    s.end_col = e.end_col;
+  }
+  return s;
+}
+
+// program: sep* (statement (sep+ statement)*)? sep* EOF
+StmtList AstBuilder::program(P::ProgramContext* ctx) { return statements(ctx->statement()); }
+
+StmtList AstBuilder::statements(const std::vector<P::StatementContext*>& list) {
+  StmtList out;
+  for (auto* s : list) out.push_back(statement(s));
+  return out;
+}
+
+// block: '{' statements '}'
+StmtList AstBuilder::block(P::BlockContext* ctx) { return statements(ctx->statement()); }
+
+// statement: one of the statement rules
+StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
+  if (auto* c = ctx->letStmt()) return let_stmt(c);
+  if (auto* c = ctx->fnDecl()) return fn_decl(c);
+  if (auto* c = ctx->classDecl()) return class_decl(c);
+  if (auto* c = ctx->ifStmt()) return if_stmt(c);
+  if (auto* c = ctx->whileStmt()) return while_stmt(c);
+  if (auto* c = ctx->forStmt()) return for_stmt(c);
+  if (auto* c = ctx->tryStmt()) return try_stmt(c);
+  if (auto* c = ctx->autocastStmt()) return autocast_stmt(c);
+  if (auto* c = ctx->importStmt()) return import_stmt(c);
+  if (auto* c = ctx->assignStmt()) return assign_stmt(c);
+  if (auto* c = ctx->augAssignStmt()) return aug_assign_stmt(c);
+  if (auto* c = ctx->exprStmt()) return std::make_unique<ExprStmt>(span(c), expr(c->expr()));
+  return simple_stmt(ctx);
+}
+
+// noGradStmt | returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
+StmtPtr AstBuilder::simple_stmt(P::StatementContext* ctx) {
+  Span s = span(ctx);
+  if (auto* c = ctx->noGradStmt()) {
+    auto n = std::make_unique<NoGradStmt>(s);
+    n->body = block(c->block());
+    return n;
+  }
+  if (auto* c = ctx->returnStmt()) return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+  if (auto* c = ctx->assertStmt())
+    return std::make_unique<AssertStmt>(s, expr(c->expr(0)), c->expr().size() > 1 ? expr(c->expr(1)) : nullptr);
+  if (auto* c = ctx->raiseStmt()) return std::make_unique<RaiseStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+  if (ctx->breakStmt()) return std::make_unique<SimpleStmt>(StmtKind::Break, s);
+  if (ctx->continueStmt()) return std::make_unique<SimpleStmt>(StmtKind::Continue, s);
+  return std::make_unique<SimpleStmt>(StmtKind::Pass, s);
+}
+
+// letStmt: LET pattern ('=' expr)?
+StmtPtr AstBuilder::let_stmt(P::LetStmtContext* ctx) {
+  return std::make_unique<LetStmt>(span(ctx), pattern(ctx->pattern()), ctx->expr() ? expr(ctx->expr()) : nullptr);
+}
+
+// pattern: name | '(' pattern, ... ')' | '[' pattern, ... ']'
+Pattern AstBuilder::pattern(P::PatternContext* ctx) {
+  if (auto* c = dynamic_cast<P::NamePatternContext*>(ctx)) return name_pattern(c->name());
+  Pattern p;
+  p.span = span(ctx);
+  std::vector<P::PatternContext*> parts;
+  if (auto* c = dynamic_cast<P::TuplePatternContext*>(ctx)) parts = c->pattern();
+  if (auto* c = dynamic_cast<P::ListPatternContext*>(ctx)) parts = c->pattern();
+  for (auto* part : parts) p.elements.push_back(pattern(part));
+  return p;
+}
+
+Pattern AstBuilder::name_pattern(P::NameContext* ctx) {
+  Pattern p;
+  p.span = span(ctx);
+  p.name = intern(ctx->getText());
+  return p;
+}
+
+// assignStmt: target=expr '=' value=expr
+StmtPtr AstBuilder::assign_stmt(P::AssignStmtContext* ctx) {
+  return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
+}
+
+// augAssignStmt: target=expr op=('+=' | ...) value=expr
+StmtPtr AstBuilder::aug_assign_stmt(P::AugAssignStmtContext* ctx) {
+  static const std::pair<const char*, BinaryOp> ops[] = {
+      {"+=", BinaryOp::Add}, {"-=", BinaryOp::Sub}, {"*=", BinaryOp::Mul}, {"/=", BinaryOp::Div},
+      {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod}, {"**=", BinaryOp::Pow}, {"@=", BinaryOp::MatMul}};
+  BinaryOp op = BinaryOp::Add;
+  for (auto& [text, o] : ops)
+    if (ctx->op->getText() == text) op = o;
+  return std::make_unique<AugAssignStmt>(span(ctx), op, expr(ctx->target), expr(ctx->value));
+}
+
+std::vector<ExprPtr> AstBuilder::decorators(const std::vector<P::DecoratorContext*>& list) {
+  std::vector<ExprPtr> out;
+  for (auto* d : list) out.push_back(postfix(d->postfix()));
+  return out;
+}
+
+// fnDecl: decorator* FN attrName '(' params? ')' block
+std::unique_ptr<FnDecl> AstBuilder::fn_decl(P::FnDeclContext* ctx) {
+  Span s = span(ctx->attrName());
+  auto fn = fn_common(s, intern(ctx->attrName()->getText()), ctx->params(), ctx->block());
+  fn->decorators = decorators(ctx->decorator());
+  return fn;
+}
+
+// params: param (',' param)*  with plain (default), *rest and **kwrest forms
+std::unique_ptr<FnDecl> AstBuilder::fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body) {
+  auto fn = std::make_unique<FnDecl>(s, name);
+  for (auto* p : params ? params->param() : std::vector<P::ParamContext*>{}) {
+    Param param;
+    param.span = span(p);
+    if (auto* c = dynamic_cast<P::PlainParamContext*>(p)) {
+      param.name = intern(c->name()->getText());
+      if (c->expr()) param.default_value = expr(c->expr());
+    } else if (auto* c = dynamic_cast<P::RestParamContext*>(p)) {
+      param.kind = Param::Kind::Rest;
+      param.name = intern(c->name()->getText());
+    } else if (auto* c = dynamic_cast<P::KwRestParamContext*>(p)) {
+      param.kind = Param::Kind::KwRest;
+      param.name = intern(c->name()->getText());
+    }
+    fn->params.push_back(std::move(param));
+  }
+  fn->body = block(body);
+  return fn;
+}
+
+// classDecl: decorator* CLASS name ('(' base=expr ')')? classBody
+StmtPtr AstBuilder::class_decl(P::ClassDeclContext* ctx) {
+  auto cls = std::make_unique<ClassDecl>(span(ctx->name()), intern(ctx->name()->getText()));
+  cls->decorators = decorators(ctx->decorator());
+  if (ctx->base) cls->base = expr(ctx->base);
+  for (auto* m : ctx->classBody()->member()) {
+    if (m->fnDecl()) {
+      cls->methods.push_back(fn_decl(m->fnDecl()));
+      cls->methods.back()->is_method = true;
+    } else {
+      auto let = let_stmt(m->letStmt());
+      cls->fields.emplace_back(static_cast<LetStmt*>(let.release()));
+    }
+  }
+  return cls;
+}
+
+// ifStmt: IF expr block (ELSE (ifStmt | block))?
+StmtPtr AstBuilder::if_stmt(P::IfStmtContext* ctx) {
+  auto s = std::make_unique<IfStmt>(span(ctx->IF()->getSymbol()), expr(ctx->expr()));
+  s->then = block(ctx->block(0));
+  if (ctx->ifStmt()) s->otherwise.push_back(if_stmt(ctx->ifStmt()));
+  else if (ctx->block().size() > 1) s->otherwise = block(ctx->block(1));
+  return s;
+}
+
+// whileStmt: WHILE expr block
+StmtPtr AstBuilder::while_stmt(P::WhileStmtContext* ctx) {
+  auto s = std::make_unique<WhileStmt>(span(ctx->WHILE()->getSymbol()), expr(ctx->expr()));
+  s->body = block(ctx->block());
+  return s;
+}
+
+// forStmt: FOR pattern IN expr block
+StmtPtr AstBuilder::for_stmt(P::ForStmtContext* ctx) {
+  auto s = std::make_unique<ForStmt>(span(ctx->FOR()->getSymbol()), pattern(ctx->pattern()), expr(ctx->expr()));
+  s->body = block(ctx->block());
+  return s;
+}
+
+// tryStmt: TRY block (CATCH name? block)? (FINALLY block)?
+StmtPtr AstBuilder::try_stmt(P::TryStmtContext* ctx) {
+  auto s = std::make_unique<TryStmt>(span(ctx->TRY()->getSymbol()));
+  size_t next = 0;
+  s->body = block(ctx->block(next++));
+  if (ctx->CATCH()) {
+    s->has_catch = true;
+    if (ctx->name()) s->catch_name = name_pattern(ctx->name());
+    s->handler = block(ctx->block(next++));
+  }
+  if (ctx->FINALLY()) s->finally = block(ctx->block(next));
+  return s;
+}
+
+// autocastStmt: AUTOCAST postfix '<' (autocastArg (',' autocastArg)*)? '>' block
+StmtPtr AstBuilder::autocast_stmt(P::AutocastStmtContext* ctx) {
+  auto s = std::make_unique<AutocastStmt>(span(ctx->AUTOCAST()->getSymbol()), postfix(ctx->postfix()));
+  for (auto* a : ctx->autocastArg()) {
+    Arg arg;
+    if (a->attrName()) {
+      arg.kind = Arg::Kind::Keyword;
+      arg.name = intern(a->attrName()->getText());
+    }
+    arg.value = arith(a->arith());
+    s->args.push_back(std::move(arg));
+  }
+  s->body = block(ctx->block());
+  return s;
+}
+
+// importStmt: IMPORT name ('.' attrName)* (AS name)? | IMPORT STRING AS name
+StmtPtr AstBuilder::import_stmt(P::ImportStmtContext* ctx) {
+  auto s = std::make_unique<ImportStmt>(span(ctx));
+  if (auto* c = dynamic_cast<P::FileImportContext*>(ctx)) {
+    std::string raw = c->STRING()->getText();
+    s->file = unescape(std::string_view(raw).substr(1, raw.size() - 2), span(c->STRING()->getSymbol()));
+    s->alias = name_pattern(c->alias);
+    return s;
+  }
+  auto* c = dynamic_cast<P::ModuleImportContext*>(ctx);
+  s->module_path.push_back(intern(c->name(0)->getText()));
+  for (auto* part : c->attrName()) s->module_path.push_back(intern(part->getText()));
+  s->alias = c->alias ? name_pattern(c->alias) : name_pattern(c->name(0));
+  s->bind_root = !c->alias && s->module_path.size() > 1;
+  return s;
+}
+
+}  // namespace amps::interp

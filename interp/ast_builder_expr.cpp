@@ -1,0 +1,270 @@
+// Parse tree → AST for expressions (see ast_builder.hpp).
+#include <charconv>
+#include <cmath>
+
+#include "interp/ast_builder.hpp"
+#include "interp/diagnostics.hpp"
+#include "interp/parser.hpp"
+
+namespace amps::interp {
+
+using P = amps_gen::AmpsParser;
+
+LambdaExpr::LambdaExpr(Span s, std::unique_ptr<FnDecl> f) : Expr(ExprKind::Lambda, s), fn(std::move(f)) {}
+LambdaExpr::~LambdaExpr() = default;
+
+std::vector<ExprPtr> AstBuilder::exprs(const std::vector<P::ExprContext*>& list) {
+  std::vector<ExprPtr> out;
+  for (auto* e : list) out.push_back(expr(e));
+  return out;
+}
+
+// expr: orExpr (IF orExpr ELSE expr)? | FN '(' params? ')' block
+ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
+  if (auto* c = dynamic_cast<P::LambdaContext*>(ctx)) {
+    Span s = span(c->FN()->getSymbol());
+    return std::make_unique<LambdaExpr>(s, fn_common(s, intern("<lambda>"), c->params(), c->block()));
+  }
+  auto* c = dynamic_cast<P::TernaryContext*>(ctx);
+  if (!c->IF()) return or_expr(c->orExpr(0));
+  return std::make_unique<TernaryExpr>(span(ctx), or_expr(c->orExpr(0)), or_expr(c->orExpr(1)), expr(c->expr()));
+}
+
+// orExpr: andExpr (OR andExpr)*
+ExprPtr AstBuilder::or_expr(P::OrExprContext* ctx) {
+  ExprPtr e = and_expr(ctx->andExpr(0));
+  for (size_t i = 1; i < ctx->andExpr().size(); ++i)
+    e = std::make_unique<LogicalExpr>(ExprKind::Or, span(ctx), std::move(e), and_expr(ctx->andExpr(i)));
+  return e;
+}
+
+// andExpr: notExpr (AND notExpr)*
+ExprPtr AstBuilder::and_expr(P::AndExprContext* ctx) {
+  ExprPtr e = not_expr(ctx->notExpr(0));
+  for (size_t i = 1; i < ctx->notExpr().size(); ++i)
+    e = std::make_unique<LogicalExpr>(ExprKind::And, span(ctx), std::move(e), not_expr(ctx->notExpr(i)));
+  return e;
+}
+
+// notExpr: NOT notExpr | comparison
+ExprPtr AstBuilder::not_expr(P::NotExprContext* ctx) {
+  if (auto* c = dynamic_cast<P::NotOpContext*>(ctx)) return std::make_unique<NotExpr>(span(ctx), not_expr(c->notExpr()));
+  return comparison(dynamic_cast<P::NotPassContext*>(ctx)->comparison());
+}
+
+// comparison: arith (compOp arith)*
+ExprPtr AstBuilder::comparison(P::ComparisonContext* ctx) {
+  ExprPtr first = arith(ctx->arith(0));
+  if (ctx->compOp().empty()) return first;
+  auto cmp = std::make_unique<CompareExpr>(span(ctx), std::move(first));
+  for (size_t i = 0; i < ctx->compOp().size(); ++i) {
+    auto* op = ctx->compOp(i);
+    std::string t = op->getText();
+    CompareOp o = t == "==" ? CompareOp::Eq : t == "!=" ? CompareOp::Ne : t == "<" ? CompareOp::Lt
+                : t == "<=" ? CompareOp::Le : t == ">" ? CompareOp::Gt : t == ">=" ? CompareOp::Ge
+                : t == "in" ? CompareOp::In : t == "notin" ? CompareOp::NotIn
+                : t == "is" ? CompareOp::Is : CompareOp::IsNot;
+    cmp->rest.emplace_back(o, arith(ctx->arith(i + 1)));
+  }
+  return cmp;
+}
+
+static BinaryOp binary_op(const std::string& t) {
+  if (t == "+") return BinaryOp::Add;
+  if (t == "-") return BinaryOp::Sub;
+  if (t == "*") return BinaryOp::Mul;
+  if (t == "/") return BinaryOp::Div;
+  if (t == "//") return BinaryOp::FloorDiv;
+  if (t == "%") return BinaryOp::Mod;
+  return BinaryOp::MatMul;
+}
+
+// arith: arith ('+' | '-') term | term
+ExprPtr AstBuilder::arith(P::ArithContext* ctx) {
+  if (!ctx->arith()) return term(ctx->term());
+  Span s = span(ctx->op);
+  return std::make_unique<BinaryExpr>(s, binary_op(ctx->op->getText()), arith(ctx->arith()), term(ctx->term()));
+}
+
+// term: term ('*' | '/' | '//' | '%' | '@') unary | unary
+ExprPtr AstBuilder::term(P::TermContext* ctx) {
+  if (!ctx->term()) return unary(ctx->unary());
+  Span s = span(ctx->op);
+  return std::make_unique<BinaryExpr>(s, binary_op(ctx->op->getText()), term(ctx->term()), unary(ctx->unary()));
+}
+
+// unary: ('-' | '+') unary | power
+ExprPtr AstBuilder::unary(P::UnaryContext* ctx) {
+  if (!ctx->unary()) return power(ctx->power());
+  UnaryOp op = ctx->op->getText() == "-" ? UnaryOp::Neg : UnaryOp::Pos;
+  return std::make_unique<UnaryExpr>(span(ctx), op, unary(ctx->unary()));
+}
+
+// power: postfix ('**' unary)?
+ExprPtr AstBuilder::power(P::PowerContext* ctx) {
+  if (!ctx->unary()) return postfix(ctx->postfix());
+  return std::make_unique<BinaryExpr>(span(ctx), BinaryOp::Pow, postfix(ctx->postfix()), unary(ctx->unary()));
+}
+
+// postfix: atom | postfix '(' args? ')' | postfix '[' subscripts ']' | postfix '.' attrName
+ExprPtr AstBuilder::postfix(P::PostfixContext* ctx) {
+  if (auto* c = dynamic_cast<P::AtomPostfixContext*>(ctx)) return atom(c->atom());
+  if (auto* c = dynamic_cast<P::CallContext*>(ctx)) return call(c);
+  if (auto* c = dynamic_cast<P::IndexContext*>(ctx)) return index(c);
+  auto* c = dynamic_cast<P::AttributeContext*>(ctx);
+  return std::make_unique<AttrExpr>(span(c->attrName()), postfix(c->postfix()), intern(c->attrName()->getText()));
+}
+
+// postfix '(' args? ')'; the span covers the whole call so errors underline it.
+ExprPtr AstBuilder::call(P::CallContext* ctx) {
+  auto e = std::make_unique<CallExpr>(span(ctx), postfix(ctx->postfix()));
+  if (!ctx->args()) return e;
+  for (auto* a : ctx->args()->arg()) {
+    e->args.push_back(arg(a));
+    e->has_splat |= e->args.back().kind == Arg::Kind::Splat || e->args.back().kind == Arg::Kind::KwSplat;
+  }
+  return e;
+}
+
+// arg: attrName '=' expr | '*' expr | '**' expr | expr
+Arg AstBuilder::arg(P::ArgContext* ctx) {
+  Arg a;
+  if (auto* c = dynamic_cast<P::KwArgContext*>(ctx)) {
+    a.kind = Arg::Kind::Keyword;
+    a.name = intern(c->attrName()->getText());
+    a.value = expr(c->expr());
+  } else if (auto* c = dynamic_cast<P::SplatArgContext*>(ctx)) {
+    a.kind = Arg::Kind::Splat;
+    a.value = expr(c->expr());
+  } else if (auto* c = dynamic_cast<P::KwSplatArgContext*>(ctx)) {
+    a.kind = Arg::Kind::KwSplat;
+    a.value = expr(c->expr());
+  } else {
+    a.value = expr(dynamic_cast<P::PosArgContext*>(ctx)->expr());
+  }
+  return a;
+}
+
+// postfix '[' subscripts ']'
+ExprPtr AstBuilder::index(P::IndexContext* ctx) {
+  auto e = std::make_unique<IndexExpr>(span(ctx), postfix(ctx->postfix()));
+  for (auto* s : ctx->subscripts()->subscript()) e->subs.push_back(subscript(s));
+  return e;
+}
+
+// subscript: lo? ':' hi? (':' step?)? | expr | '...'
+Subscript AstBuilder::subscript(P::SubscriptContext* ctx) {
+  Subscript s;
+  if (auto* c = dynamic_cast<P::ExprSubContext*>(ctx)) {
+    s.value = expr(c->expr());
+  } else if (auto* c = dynamic_cast<P::SliceSubContext*>(ctx)) {
+    s.kind = Subscript::Kind::Slice;
+    if (c->lo) s.lo = expr(c->lo);
+    if (c->hi) s.hi = expr(c->hi);
+    if (c->step) s.step = expr(c->step);
+  } else {
+    s.kind = Subscript::Kind::Ellipsis;
+  }
+  return s;
+}
+
+// atom: literals, names, super.x, scale(x), tuples, lists, comprehensions, dicts
+ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
+  Span s = span(ctx);
+  if (auto* c = dynamic_cast<P::NameRefContext*>(ctx)) return std::make_unique<NameExpr>(s, intern(c->getText()));
+  if (auto* c = dynamic_cast<P::ParenContext*>(ctx)) return expr(c->expr());
+  if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx))
+    return std::make_unique<SuperExpr>(s, intern(c->attrName()->getText()));
+  if (auto* c = dynamic_cast<P::ScaleExprContext*>(ctx)) return std::make_unique<ScaleExpr>(s, expr(c->expr()));
+  if (auto* c = dynamic_cast<P::FstrLitContext*>(ctx)) return fstring(c->FSTRING()->getSymbol());
+  if (ExprPtr e = collection(ctx)) return e;
+  return literal(ctx);
+}
+
+// '(' ')' | '(' expr ',' ')' | '(' expr (',' expr)+ ')' | '[' ... ']' | '{' ... '}'
+ExprPtr AstBuilder::collection(P::AtomContext* ctx) {
+  Span s = span(ctx);
+  if (dynamic_cast<P::EmptyTupleContext*>(ctx)) return std::make_unique<TupleLit>(s);
+  if (auto* c = dynamic_cast<P::SingleTupleContext*>(ctx)) {
+    auto t = std::make_unique<TupleLit>(s);
+    t->items.push_back(expr(c->expr()));
+    return t;
+  }
+  if (auto* c = dynamic_cast<P::TupleLitContext*>(ctx)) {
+    auto t = std::make_unique<TupleLit>(s);
+    t->items = exprs(c->expr());
+    return t;
+  }
+  if (auto* c = dynamic_cast<P::ListLitContext*>(ctx)) {
+    auto l = std::make_unique<ListLit>(s);
+    l->items = exprs(c->expr());
+    return l;
+  }
+  if (auto* c = dynamic_cast<P::ListCompContext*>(ctx)) return list_comp(c);
+  if (auto* c = dynamic_cast<P::DictLitContext*>(ctx)) return dict_lit(c);
+  return nullptr;
+}
+
+// '[' expr FOR pattern IN orExpr (IF orExpr)? ']'
+ExprPtr AstBuilder::list_comp(P::ListCompContext* ctx) {
+  auto l = std::make_unique<ListComp>(span(ctx));
+  l->elem = expr(ctx->expr());
+  l->target = pattern(ctx->pattern());
+  l->iter = or_expr(ctx->orExpr(0));
+  if (ctx->orExpr().size() > 1) l->cond = or_expr(ctx->orExpr(1));
+  return l;
+}
+
+// '{' (dictEntry (',' dictEntry)* ','?)? '}'
+ExprPtr AstBuilder::dict_lit(P::DictLitContext* ctx) {
+  auto d = std::make_unique<DictLit>(span(ctx));
+  for (auto* e : ctx->dictEntry()) d->entries.emplace_back(expr(e->key), expr(e->value));
+  return d;
+}
+
+static int64_t parse_int(std::string text, const Span& s) {
+  std::erase(text, '_');
+  int base = 10;
+  std::string_view digits = text;
+  if (text.size() > 2 && (text[1] == 'x' || text[1] == 'X')) base = 16, digits.remove_prefix(2);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (ec != std::errc() || p != digits.data() + digits.size())
+    throw AmpsError("SyntaxError", "integer literal '" + text + "' is too large for int64", s);
+  return v;
+}
+
+// INT | FLOAT | STRING | TRUE | FALSE | NONE
+ExprPtr AstBuilder::literal(P::AtomContext* ctx) {
+  Span s = span(ctx);
+  std::string text = ctx->getText();
+  if (dynamic_cast<P::IntLitContext*>(ctx)) return std::make_unique<IntLit>(s, parse_int(text, s));
+  if (dynamic_cast<P::FloatLitContext*>(ctx)) {
+    std::erase(text, '_');
+    return std::make_unique<FloatLit>(s, std::strtod(text.c_str(), nullptr));
+  }
+  if (dynamic_cast<P::StrLitContext*>(ctx))
+    return std::make_unique<StrLit>(s, unescape(std::string_view(text).substr(1, text.size() - 2), s));
+  if (dynamic_cast<P::TrueLitContext*>(ctx)) return std::make_unique<BoolLit>(s, true);
+  if (dynamic_cast<P::FalseLitContext*>(ctx)) return std::make_unique<BoolLit>(s, false);
+  return std::make_unique<NoneLit>(s);
+}
+
+std::string unescape(std::string_view body, const Span& where) {
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\') { out += body[i]; continue; }
+    char c = body[++i];
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case '0': out += '\0'; break;
+      case '"': case '\'': case '\\': case '{': case '}': out += c; break;
+      default: throw AmpsError("SyntaxError", std::string("unknown escape sequence '\\") + c + "'", where);
+    }
+  }
+  return out;
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,72 @@
+// Attribute access: instances, classes, modules, errors, opaque objects and the methods of
+// built-in types (list.append, str.split, dict.items, ...).
+#include <fmt/format.h>
+
+#include "interp/builtins.hpp"
+#include "interp/interp.hpp"
+
+namespace amps::interp {
+
+// Instance attribute, else a class attribute (methods come back bound to the instance).
+static Value instance_attr(const Value& self, Atom name) {
+  auto* inst = self.as<Instance>();
+  if (const Value* own = inst->attrs.find(name)) return *own;
+  const Value* v = inst->cls->lookup(name);
+  if (!v) return Value::undef();
+  if (v->is(ObjKind::Function) || v->is(ObjKind::Native)) return make<BoundMethod>(self, *v);
+  return *v;
+}
+
+Value Interp::find_attr(const Value& obj, Atom name) {
+  if (!obj.is_obj()) return builtin_method(*this, obj, name);
+  switch (obj.obj()->kind()) {
+    case ObjKind::Instance: return instance_attr(obj, name);
+    case ObjKind::Class: {
+      if (*name == "__name__") return make_str(*obj.as<Class>()->name);
+      const Value* v = obj.as<Class>()->lookup(name);
+      return v ? *v : Value::undef();
+    }
+    case ObjKind::Module: {
+      const Value* v = obj.as<Module>()->attrs.find(name);
+      return v ? *v : Value::undef();
+    }
+    case ObjKind::Error: {
+      auto& e = obj.as<ErrorObj>()->error;
+      if (*name == "kind") return make_str(e.kind());
+      if (*name == "message") return make_str(e.message());
+      if (*name == "line") return Value(int64_t(e.span().line));
+      if (*name == "column") return Value(int64_t(e.span().col));
+      return Value::undef();
+    }
+    case ObjKind::Opaque: return obj.as<Opaque>()->get_attr(*this, name);
+    default: return builtin_method(*this, obj, name);
+  }
+}
+
+Value Interp::get_attr(const Value& obj, Atom name, const Span& where) {
+  Value v = find_attr(obj, name);
+  if (!v.is_undef()) return v;
+  if (obj.is(ObjKind::Module))
+    fail("AttributeError", fmt::format("module '{}' has no attribute '{}'", obj.as<Module>()->name, *name), where);
+  if (obj.is(ObjKind::Instance)) {
+    const Value* getter = obj.as<Instance>()->cls->lookup(intern("__getattr__"));
+    if (getter) return call(*getter, {obj, make_str(*name)});
+  }
+  fail("AttributeError", fmt::format("'{}' object has no attribute '{}'", type_name(obj), *name), where);
+}
+
+void Interp::set_attr(const Value& obj, Atom name, Value v, const Span& where) {
+  if (obj.is(ObjKind::Instance)) {
+    auto* inst = obj.as<Instance>();
+    const Value* setter = inst->cls->lookup(intern("__setattr__"));
+    if (setter) { call(*setter, {obj, make_str(*name), std::move(v)}); return; }
+    inst->attrs[name] = std::move(v);
+    return;
+  }
+  if (obj.is(ObjKind::Class)) { obj.as<Class>()->attrs[name] = std::move(v); return; }
+  if (obj.is(ObjKind::Module)) { obj.as<Module>()->attrs[name] = std::move(v); return; }
+  if (obj.is(ObjKind::Opaque) && obj.as<Opaque>()->set_attr(*this, name, v)) return;
+  fail("AttributeError", fmt::format("cannot set attribute '{}' on '{}' object", *name, type_name(obj)), where);
+}
+
+}  // namespace amps::interp

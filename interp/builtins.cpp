@@ -1,0 +1,368 @@
+// Core builtins: print, len, range, conversions, containers, introspection, error values.
+#include "interp/builtins.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "interp/operators.hpp"
+
+namespace amps::interp {
+namespace {
+
+Value b_print(Interp& in, CallArgs& a) {
+  std::string sep = " ", end = "\n";
+  for (auto& [k, v] : a.kw) {
+    if (*k == "sep") sep = in.str(v);
+    else if (*k == "end") end = in.str(v);
+    else Interp::fail("TypeError", fmt::format("print() got an unexpected keyword argument '{}' (it takes: sep, end)", *k), a.span);
+  }
+  std::string out;
+  for (size_t i = 0; i < a.pos.size(); ++i) out += (i ? sep : "") + in.str(a.pos[i]);
+  in.write_out(out + end);
+  return Value();
+}
+
+Value b_len(Interp& in, CallArgs& a) {
+  ArgReader r(a, "len", {"obj"});
+  const Value& v = r.required(0);
+  if (v.is(ObjKind::Str)) return Value(int64_t(v.as<Str>()->value.size()));
+  if (v.is(ObjKind::List)) return Value(int64_t(v.as<List>()->items.size()));
+  if (v.is(ObjKind::Tuple)) return Value(int64_t(v.as<Tuple>()->items.size()));
+  if (v.is(ObjKind::Dict)) return Value(int64_t(v.as<Dict>()->size()));
+  if (v.is(ObjKind::Range)) return Value(v.as<Range>()->size());
+  Value m = in.find_attr(v, intern("__len__"));
+  if (m.is_undef()) Interp::fail("TypeError", fmt::format("object of type '{}' has no len()", type_name(v)), a.span);
+  return in.call(m, std::vector<Value>{});
+}
+
+Value b_range(Interp&, CallArgs& a) {
+  ArgReader r(a, "range", {"start", "stop", "step"});
+  for (size_t i = 0; i < r.size(); ++i)
+    if (r.has(i) && !r.get(i).is_int() && !r.get(i).is_bool()) r.type_error(i, "int");
+  int64_t start = 0, stop = r.int_or(0, 0), step = r.int_or(2, 1);
+  if (r.has(1)) start = r.int_or(0, 0), stop = r.int_or(1, 0);
+  if (step == 0) Interp::fail("ValueError", "range() step must not be zero", a.span);
+  return make<Range>(start, stop, step);
+}
+
+Value b_str(Interp& in, CallArgs& a) {
+  ArgReader r(a, "str", {"obj"});
+  return make_str(r.has(0) ? in.str(r.get(0)) : "");
+}
+
+Value b_repr(Interp& in, CallArgs& a) {
+  ArgReader r(a, "repr", {"obj"});
+  return make_str(in.repr(r.required(0)));
+}
+
+Value parse_number(const std::string& text, bool want_int, const Span& where) {
+  std::string s = text;
+  s.erase(0, s.find_first_not_of(" \t\n"));
+  s.erase(s.find_last_not_of(" \t\n") + 1);
+  char* end = nullptr;
+  errno = 0;
+  if (want_int) {
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && *end == '\0' && errno == 0) return Value(int64_t(v));
+    Interp::fail("ValueError", fmt::format("invalid literal for int(): '{}'", text), where);
+  }
+  double d = std::strtod(s.c_str(), &end);
+  if (!s.empty() && *end == '\0') return Value(d);
+  Interp::fail("ValueError", fmt::format("could not convert string to float: '{}'", text), where);
+}
+
+Value b_int(Interp& in, CallArgs& a) {
+  ArgReader r(a, "int", {"x"});
+  if (!r.has(0)) return Value(int64_t(0));
+  const Value& v = r.get(0);
+  if (v.is_int() || v.is_bool()) return Value(v.as_int());
+  if (v.is_float()) {
+    double d = v.as_float();
+    if (!std::isfinite(d)) Interp::fail("ValueError", "cannot convert " + format_float(d) + " to int", a.span);
+    return Value(int64_t(std::trunc(d)));
+  }
+  if (v.is(ObjKind::Str)) return parse_number(v.as<Str>()->value, true, a.span);
+  Value m = in.find_attr(v, intern("item"));
+  if (!m.is_undef()) {
+    CallArgs inner;
+    inner.pos.push_back(in.call(m, std::vector<Value>{}));
+    inner.span = a.span;
+    return b_int(in, inner);
+  }
+  r.type_error(0, "a number or string");
+}
+
+Value b_float(Interp& in, CallArgs& a) {
+  ArgReader r(a, "float", {"x"});
+  if (!r.has(0)) return Value(0.0);
+  const Value& v = r.get(0);
+  if (v.is_number()) return Value(v.to_double());
+  if (v.is(ObjKind::Str)) return parse_number(v.as<Str>()->value, false, a.span);
+  Value m = in.find_attr(v, intern("item"));
+  if (!m.is_undef()) return Value(in.call(m, std::vector<Value>{}).to_double());
+  r.type_error(0, "a number or string");
+}
+
+Value b_bool(Interp& in, CallArgs& a) {
+  ArgReader r(a, "bool", {"x"});
+  return Value(r.has(0) && in.truthy(r.get(0)));
+}
+
+std::vector<Value> to_vector(Interp& in, const Value& v, const Span& where) {
+  std::vector<Value> out;
+  in.iterate(v, where, [&](Value x) { out.push_back(std::move(x)); return true; });
+  return out;
+}
+
+Value b_list(Interp& in, CallArgs& a) {
+  ArgReader r(a, "list", {"iterable"});
+  return make_list(r.has(0) ? to_vector(in, r.get(0), a.span) : std::vector<Value>{});
+}
+
+Value b_tuple(Interp& in, CallArgs& a) {
+  ArgReader r(a, "tuple", {"iterable"});
+  return make_tuple(r.has(0) ? to_vector(in, r.get(0), a.span) : std::vector<Value>{});
+}
+
+Value b_dict(Interp& in, CallArgs& a) {
+  auto d = make<Dict>();
+  if (a.pos.size() > 1) Interp::fail("TypeError", "dict() takes at most 1 positional argument", a.span);
+  if (a.pos.size() == 1) {
+    if (a.pos[0].is(ObjKind::Dict)) {
+      for (auto& [k, v] : a.pos[0].as<Dict>()->entries) d->set(k, v);
+    } else {
+      for (auto& pair : to_vector(in, a.pos[0], a.span)) {
+        auto kv = to_vector(in, pair, a.span);
+        if (kv.size() != 2) Interp::fail("ValueError", "dict() needs (key, value) pairs", a.span);
+        check_hashable(kv[0]);
+        d->set(kv[0], kv[1]);
+      }
+    }
+  }
+  for (auto& [k, v] : a.kw) d->set(make_str(*k), v);
+  return d;
+}
+
+Value b_type(Interp& in, CallArgs& a) {
+  ArgReader r(a, "type", {"obj"});
+  const Value& v = r.required(0);
+  if (v.is(ObjKind::Instance)) return Value(v.as<Instance>()->cls);
+  return make_str(type_name(v));
+}
+
+// isinstance(x, C): classes compare along the base chain; strings name built-in types.
+bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where) {
+  if (cls.is(ObjKind::Tuple)) {
+    for (auto& c : cls.as<Tuple>()->items)
+      if (is_instance(in, v, c, where)) return true;
+    return false;
+  }
+  if (cls.is(ObjKind::Class)) return v.is(ObjKind::Instance) && v.as<Instance>()->cls->is_subclass_of(cls.as<Class>());
+  if (cls.is(ObjKind::Native)) {
+    return type_name(v) == cls.as<Native>()->name;
+  }
+  Interp::fail("TypeError", "isinstance() arg 2 must be a class, a type or a tuple of them", where);
+}
+
+Value b_isinstance(Interp& in, CallArgs& a) {
+  ArgReader r(a, "isinstance", {"obj", "classinfo"});
+  return Value(is_instance(in, r.required(0), r.required(1), a.span));
+}
+
+Value b_abs(Interp& in, CallArgs& a) {
+  ArgReader r(a, "abs", {"x"});
+  const Value& v = r.required(0);
+  if (v.is_float()) return Value(std::fabs(v.as_float()));
+  if (v.is_int() || v.is_bool()) return Value(v.as_int() < 0 ? -v.as_int() : v.as_int());
+  Value m = in.find_attr(v, intern("abs"));
+  if (!m.is_undef()) return in.call(m, std::vector<Value>{});
+  r.type_error(0, "a number");
+}
+
+// min/max over one iterable or several arguments, with key=.
+Value extremum(Interp& in, CallArgs& a, bool want_max) {
+  const char* name = want_max ? "max" : "min";
+  Value key, dflt = Value::undef();
+  for (auto& [k, v] : a.kw) {
+    if (*k == "key") key = v;
+    else if (*k == "default") dflt = v;
+    else Interp::fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", name, *k), a.span);
+  }
+  std::vector<Value> items = a.pos.size() == 1 ? to_vector(in, a.pos[0], a.span) : a.pos;
+  if (items.empty()) {
+    if (!dflt.is_undef()) return dflt;
+    Interp::fail("ValueError", fmt::format("{}() arg is an empty sequence", name), a.span);
+  }
+  Value best = items[0], best_key = key.is_none() ? items[0] : in.call(key, {items[0]});
+  for (size_t i = 1; i < items.size(); ++i) {
+    Value k = key.is_none() ? items[i] : in.call(key, {items[i]});
+    bool better = want_max ? value_less(in, best_key, k, a.span) : value_less(in, k, best_key, a.span);
+    if (better) best = items[i], best_key = k;
+  }
+  return best;
+}
+
+Value b_sum(Interp& in, CallArgs& a) {
+  ArgReader r(a, "sum", {"iterable", "start"});
+  Value total = r.has(1) ? r.get(1) : Value(int64_t(0));
+  in.iterate(r.required(0), a.span, [&](Value v) {
+    total = binary_op(in, BinaryOp::Add, total, v, a.span);
+    return true;
+  });
+  return total;
+}
+
+Value b_round(Interp& in, CallArgs& a) {
+  ArgReader r(a, "round", {"number", "ndigits"});
+  const Value& v = r.required(0);
+  if (!v.is_number()) {
+    Value m = in.find_attr(v, intern("item"));
+    if (m.is_undef()) r.type_error(0, "a number");
+  }
+  double d = v.is_number() ? v.to_double() : in.call(in.find_attr(v, intern("item")), std::vector<Value>{}).to_double();
+  if (!r.has(1) || r.get(1).is_none()) {
+    double f = std::nearbyint(d);   // round half to even, like Python
+    if (!std::isfinite(f)) Interp::fail("ValueError", "cannot round " + format_float(d) + " to an int", a.span);
+    return Value(int64_t(f));
+  }
+  if (v.is_int()) return v;
+  double scale = std::pow(10.0, double(r.int_or(1, 0)));
+  return Value(std::nearbyint(d * scale) / scale);
+}
+
+Value b_enumerate(Interp& in, CallArgs& a) {
+  ArgReader r(a, "enumerate", {"iterable", "start"});
+  int64_t i = r.int_or(1, 0);
+  std::vector<Value> out;
+  in.iterate(r.required(0), a.span, [&](Value v) {
+    out.push_back(make_tuple({Value(i++), std::move(v)}));
+    return true;
+  });
+  return make_list(std::move(out));
+}
+
+Value b_zip(Interp& in, CallArgs& a) {
+  std::vector<std::vector<Value>> cols;
+  size_t n = SIZE_MAX;
+  for (auto& v : a.pos) {
+    cols.push_back(to_vector(in, v, a.span));
+    n = std::min(n, cols.back().size());
+  }
+  std::vector<Value> out;
+  for (size_t i = 0; i < (cols.empty() ? 0 : n); ++i) {
+    std::vector<Value> row;
+    for (auto& c : cols) row.push_back(c[i]);
+    out.push_back(make_tuple(std::move(row)));
+  }
+  return make_list(std::move(out));
+}
+
+Value b_sorted(Interp& in, CallArgs& a) {
+  ArgReader r(a, "sorted", {"iterable", "key", "reverse"});
+  auto items = to_vector(in, r.required(0), a.span);
+  Value key = r.has(1) ? r.get(1) : Value();
+  std::vector<std::pair<Value, Value>> keyed;
+  for (auto& v : items) keyed.emplace_back(key.is_none() ? v : in.call(key, {v}), v);
+  std::stable_sort(keyed.begin(), keyed.end(), [&](auto& x, auto& y) { return value_less(in, x.first, y.first, a.span); });
+  if (r.bool_or(2, false)) std::reverse(keyed.begin(), keyed.end());
+  std::vector<Value> out;
+  for (auto& [k, v] : keyed) out.push_back(v);
+  return make_list(std::move(out));
+}
+
+Value b_reversed(Interp& in, CallArgs& a) {
+  ArgReader r(a, "reversed", {"seq"});
+  auto items = to_vector(in, r.required(0), a.span);
+  std::reverse(items.begin(), items.end());
+  return make_list(std::move(items));
+}
+
+Value attr_name(const ArgReader& r, size_t i) {
+  if (!r.required(i).is(ObjKind::Str)) r.type_error(i, "str");
+  return r.get(i);
+}
+
+Value b_hasattr(Interp& in, CallArgs& a) {
+  ArgReader r(a, "hasattr", {"obj", "name"});
+  return Value(!in.find_attr(r.required(0), intern(attr_name(r, 1).as<Str>()->value)).is_undef());
+}
+
+Value b_getattr(Interp& in, CallArgs& a) {
+  ArgReader r(a, "getattr", {"obj", "name", "default"});
+  Atom name = intern(attr_name(r, 1).as<Str>()->value);
+  Value v = in.find_attr(r.required(0), name);
+  if (!v.is_undef()) return v;
+  if (r.has(2)) return r.get(2);
+  return in.get_attr(r.get(0), name, a.span);
+}
+
+Value b_setattr(Interp& in, CallArgs& a) {
+  ArgReader r(a, "setattr", {"obj", "name", "value"});
+  in.set_attr(r.required(0), intern(attr_name(r, 1).as<Str>()->value), r.required(2), a.span);
+  return Value();
+}
+
+Value b_any_all(Interp& in, CallArgs& a, bool any) {
+  ArgReader r(a, any ? "any" : "all", {"iterable"});
+  bool result = !any;
+  in.iterate(r.required(0), a.span, [&](Value v) {
+    if (in.truthy(v) == any) { result = any; return false; }
+    return true;
+  });
+  return Value(result);
+}
+
+// RuntimeError("msg") and friends build error values for `raise`.
+void def_error_kind(Interp& in, const char* kind) {
+  in.def_native(kind, [kind](Interp& inn, CallArgs& a) {
+    ArgReader r(a, kind, {"message"});
+    return Value(make<ErrorObj>(AmpsError(kind, r.has(0) ? inn.str(r.get(0)) : "")));
+  });
+}
+
+}  // namespace
+
+void install_math_module(Interp& in);
+void install_time_module(Interp& in);
+
+void install_core_builtins(Interp& in) {
+  in.def_native("print", b_print);
+  in.def_native("len", b_len);
+  in.def_native("range", b_range);
+  in.def_native("str", b_str);
+  in.def_native("repr", b_repr);
+  in.def_native("int", b_int);
+  in.def_native("float", b_float);
+  in.def_native("bool", b_bool);
+  in.def_native("list", b_list);
+  in.def_native("tuple", b_tuple);
+  in.def_native("dict", b_dict);
+  in.def_native("type", b_type);
+  in.def_native("isinstance", b_isinstance);
+  in.def_native("abs", b_abs);
+  in.def_native("min", [](Interp& i, CallArgs& a) { return extremum(i, a, false); });
+  in.def_native("max", [](Interp& i, CallArgs& a) { return extremum(i, a, true); });
+  in.def_native("sum", b_sum);
+  in.def_native("round", b_round);
+  in.def_native("enumerate", b_enumerate);
+  in.def_native("zip", b_zip);
+  in.def_native("sorted", b_sorted);
+  in.def_native("reversed", b_reversed);
+  in.def_native("hasattr", b_hasattr);
+  in.def_native("getattr", b_getattr);
+  in.def_native("setattr", b_setattr);
+  in.def_native("any", [](Interp& i, CallArgs& a) { return b_any_all(i, a, true); });
+  in.def_native("all", [](Interp& i, CallArgs& a) { return b_any_all(i, a, false); });
+  for (const char* kind : {"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AttributeError",
+                           "ZeroDivisionError", "AssertionError", "NotImplementedError", "StopIteration", "NameError"})
+    def_error_kind(in, kind);
+  std::vector<Value> args;
+  for (auto& s : in.config().script_args) args.push_back(make_str(s));
+  in.def_global("args", make_list(std::move(args)));
+  install_math_module(in);
+  install_time_module(in);
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,45 @@
+// The core builtins (print, len, range, containers, errors, math, time) and the methods of
+// built-in types, plus ArgReader, the argument reader every native function uses.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "interp/interp.hpp"
+
+namespace amps::interp {
+
+// Registers the language-core globals and modules in `in`.
+void install_core_builtins(Interp& in);
+
+// A bound method of a built-in type (`xs.append`), or undef when `self` has no such method.
+Value builtin_method(Interp& in, const Value& self, Atom name);
+
+// Python float repr (shortest round trip, "65536.0").
+std::string format_float(double d);
+
+// Reads a native function's arguments by position or keyword, Python-style, against a
+// parameter list; rejects unknown keywords, duplicates and extra positionals with TypeError.
+class ArgReader {
+ public:
+  ArgReader(CallArgs& args, std::string fn, std::vector<const char*> params);
+  size_t size() const { return vals_.size(); }
+  bool has(size_t i) const { return !vals_[i].is_undef(); }
+  const Value& get(size_t i) const { return vals_[i]; }
+  const Value& required(size_t i) const;
+  int64_t int_or(size_t i, int64_t dflt) const;
+  double float_or(size_t i, double dflt) const;
+  bool bool_or(size_t i, bool dflt) const;
+  std::string str_or(size_t i, std::string dflt) const;
+  const Span& span() const { return span_; }
+  [[noreturn]] void type_error(size_t i, const char* expected) const;
+
+ private:
+  std::string fn_;
+  std::vector<const char*> params_;
+  std::vector<Value> vals_;
+  Span span_;
+};
+
+}  // namespace amps::interp

@@ -1,0 +1,121 @@
+// The `amps` command line (see cli.hpp).
+#include "interp/cli.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "interp/ast_printer.hpp"
+#include "interp/interp.hpp"
+#include "interp/parser.hpp"
+#include "interp/repl.hpp"
+
+#ifndef AMPS_VERSION
+#define AMPS_VERSION "0.0.0"
+#endif
+
+namespace amps::interp {
+namespace {
+
+struct Options {
+  std::string code;
+  bool dump_tokens = false, dump_ast = false;
+  std::vector<std::string> rest;   // FILE then the script's ARGS
+};
+
+std::atomic<Interp*> g_running{nullptr};   // the interpreter SIGINT interrupts
+
+extern "C" void on_sigint(int) {
+  if (Interp* in = g_running.load()) in->request_interrupt();
+}
+
+// Reads a file or stdin ("-") as a SourceFile; throws AmpsError when unreadable.
+SourceRef load_source(const std::string& path) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+    return std::make_shared<SourceFile>("<stdin>", ss.str(), ".");
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw AmpsError("FileNotFoundError", "cannot open script '" + path + "': " + std::strerror(errno));
+  ss << f.rdbuf();
+  auto dir = std::filesystem::path(path).parent_path().string();
+  return std::make_shared<SourceFile>(path, ss.str(), dir.empty() ? "." : dir);
+}
+
+int report(const AmpsError& e) {
+  std::string text = format_diagnostic(e);
+  if (!e.has_span() && text.starts_with("<unknown>: ")) text = "amps: " + text.substr(11);
+  std::fputs(text.c_str(), stderr);
+  return 1;
+}
+
+int run_source(const Options& opt, SourceRef src, std::vector<std::string> script_args) {
+  if (opt.dump_tokens) { std::fputs(dump_tokens(src).c_str(), stdout); return 0; }
+  if (opt.dump_ast) { std::fputs(dump_ast(parse_program(src)).c_str(), stdout); return 0; }
+  InterpConfig cfg;
+  cfg.script_args = std::move(script_args);
+  Interp in(std::move(cfg));
+  g_running = &in;
+  try {
+    in.run(src);
+  } catch (const AmpsError& e) {
+    g_running = nullptr;
+    return report(e);
+  }
+  g_running = nullptr;
+  return 0;
+}
+
+int dispatch(const Options& opt) {
+  std::signal(SIGINT, on_sigint);
+  if (!opt.code.empty()) return run_source(opt, std::make_shared<SourceFile>("<string>", opt.code, "."), opt.rest);
+  if (!opt.rest.empty()) {
+    std::vector<std::string> script_args(opt.rest.begin() + 1, opt.rest.end());
+    return run_source(opt, load_source(opt.rest[0]), std::move(script_args));
+  }
+  if (!isatty(STDIN_FILENO)) return run_source(opt, load_source("-"), {});
+  return run_repl();
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{"amps: run mixed-precision training scripts (.amps)", "amps"};
+  Options opt;
+  app.prefix_command();
+  app.set_version_flag("--version", std::string("amps ") + AMPS_VERSION);
+  app.add_option("-e", opt.code, "run CODE instead of a file");
+  app.add_flag("--dump-tokens", opt.dump_tokens, "print the token stream and exit");
+  app.add_flag("--dump-ast", opt.dump_ast, "print the AST as s-expressions and exit");
+  app.footer("Usage: amps FILE.amps [ARGS...] | amps -e CODE | amps (REPL)\n"
+             "Exit status: 0 success, 1 error in the script, 2 bad command line.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  opt.rest = app.remaining();
+  if (!opt.rest.empty() && opt.rest[0] == "--") opt.rest.erase(opt.rest.begin());
+  if (!opt.rest.empty() && opt.rest[0].starts_with("-") && opt.rest[0] != "-") {
+    std::fprintf(stderr, "amps: unknown option '%s' (see amps --help)\n", opt.rest[0].c_str());
+    return 2;
+  }
+  try {
+    return dispatch(opt);
+  } catch (const AmpsError& e) {
+    return report(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "amps: internal error: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,177 @@
+// Expression evaluation: one case per AST expression node.
+#include <fmt/format.h>
+
+#include "interp/interp.hpp"
+#include "interp/operators.hpp"
+
+namespace amps::interp {
+
+Value& Interp::slot(const VarRef& ref) {
+  if (ref.kind == VarRef::Kind::Builtin) return builtins_[ref.slot];
+  Env* env = frames_.back().env;
+  for (uint16_t d = ref.depth; d > 0; --d) env = env->parent.get();
+  return env->slots[ref.slot];
+}
+
+Value Interp::load(const VarRef& ref, Atom name, const Span& where) {
+  Value& v = slot(ref);
+  if (v.is_undef()) fail("NameError", fmt::format("name '{}' is used before it is assigned", *name), where);
+  return v;
+}
+
+Value Interp::eval(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::None: return Value();
+    case ExprKind::Bool: return Value(static_cast<const BoolLit&>(e).value);
+    case ExprKind::Int: return Value(static_cast<const IntLit&>(e).value);
+    case ExprKind::Float: return Value(static_cast<const FloatLit&>(e).value);
+    case ExprKind::Str: return make_str(static_cast<const StrLit&>(e).value);
+    // NameExpr: a resolved variable or builtin
+    case ExprKind::Name: {
+      auto& n = static_cast<const NameExpr&>(e);
+      return load(n.ref, n.name, e.span);
+    }
+    // AttrExpr: obj.name
+    case ExprKind::Attr: {
+      auto& n = static_cast<const AttrExpr&>(e);
+      return get_attr(eval(*n.object), n.name, e.span);
+    }
+    case ExprKind::Call: return eval_call(static_cast<const CallExpr&>(e));
+    // BinaryExpr: arithmetic and matmul, through operators.cpp
+    case ExprKind::Binary: {
+      auto& n = static_cast<const BinaryExpr&>(e);
+      Value l = eval(*n.lhs);
+      Value r = eval(*n.rhs);
+      return binary_op(*this, n.op, l, r, e.span);
+    }
+    // UnaryExpr: -x, +x
+    case ExprKind::Unary: {
+      auto& n = static_cast<const UnaryExpr&>(e);
+      return unary_op(*this, n.op, eval(*n.operand), e.span);
+    }
+    default: return eval_compound(e);
+  }
+}
+
+Value Interp::eval_compound(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Index: return eval_index(static_cast<const IndexExpr&>(e));
+    case ExprKind::Compare: return eval_compare(static_cast<const CompareExpr&>(e));
+    // LogicalExpr: `and`/`or` yield an operand, short-circuit
+    case ExprKind::And: {
+      auto& n = static_cast<const LogicalExpr&>(e);
+      Value l = eval(*n.lhs);
+      return truthy(l) ? eval(*n.rhs) : l;
+    }
+    case ExprKind::Or: {
+      auto& n = static_cast<const LogicalExpr&>(e);
+      Value l = eval(*n.lhs);
+      return truthy(l) ? l : eval(*n.rhs);
+    }
+    case ExprKind::Not: return Value(!truthy(eval(*static_cast<const NotExpr&>(e).operand)));
+    // TernaryExpr: then if cond else otherwise
+    case ExprKind::Ternary: {
+      auto& n = static_cast<const TernaryExpr&>(e);
+      return truthy(eval(*n.cond)) ? eval(*n.then) : eval(*n.otherwise);
+    }
+    case ExprKind::FStr: return eval_fstring(static_cast<const FStr&>(e));
+    case ExprKind::Lambda: return make_function(*static_cast<const LambdaExpr&>(e).fn);
+    case ExprKind::Super: return eval_super(static_cast<const SuperExpr&>(e));
+    case ExprKind::Scale: return eval_scale(static_cast<const ScaleExpr&>(e));
+    default: return eval_collection(e);
+  }
+}
+
+Value Interp::eval_collection(const Expr& e) {
+  switch (e.kind) {
+    // ListLit / TupleLit: [a, b] / (a, b)
+    case ExprKind::List:
+    case ExprKind::Tuple: {
+      auto& items = e.kind == ExprKind::List ? static_cast<const ListLit&>(e).items : static_cast<const TupleLit&>(e).items;
+      std::vector<Value> vals;
+      vals.reserve(items.size());
+      for (auto& i : items) vals.push_back(eval(*i));
+      return e.kind == ExprKind::List ? make_list(std::move(vals)) : make_tuple(std::move(vals));
+    }
+    // DictLit: {k: v, ...}
+    case ExprKind::Dict: {
+      auto d = make<Dict>();
+      for (auto& [k, v] : static_cast<const DictLit&>(e).entries) {
+        Value key = eval(*k);
+        try {
+          check_hashable(key);
+        } catch (AmpsError& err) {
+          err.set_span(k->span);
+          throw;
+        }
+        d->set(key, eval(*v));
+      }
+      return d;
+    }
+    case ExprKind::ListComp: return eval_list_comp(static_cast<const ListComp&>(e));
+    default: fail("RuntimeError", "internal: unknown expression kind", e.span);
+  }
+}
+
+// CompareExpr: a < b <= c evaluates each operand once and stops at the first false link.
+Value Interp::eval_compare(const CompareExpr& e) {
+  Value lhs = eval(*e.first);
+  Value result;
+  for (auto& [op, rhs_expr] : e.rest) {
+    Value rhs = eval(*rhs_expr);
+    result = compare_op(*this, op, lhs, rhs, e.span);
+    if (e.rest.size() > 1 && !truthy(result)) return result;
+    lhs = std::move(rhs);
+  }
+  return result;
+}
+
+// ListComp: runs in its own scope (a child Env of the current one).
+Value Interp::eval_list_comp(const ListComp& e) {
+  Value iterable = eval(*e.iter);
+  auto env = make<Env>(Ref<Env>(frames_.back().env), e.num_slots);
+  frames_.push_back(Frame{env.get(), frames_.back().fn, Value()});
+  auto out = make<List>();
+  try {
+    iterate(iterable, e.iter->span, [&](Value item) {
+      bind(e.target, std::move(item));
+      if (!e.cond || truthy(eval(*e.cond))) out->items.push_back(eval(*e.elem));
+      return true;
+    });
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  return out;
+}
+
+// SuperExpr: super.name, looked up from the base of the running method's class.
+Value Interp::eval_super(const SuperExpr& e) {
+  const Function* fn = frames_.back().fn;
+  Class* owner = fn ? fn->owner : nullptr;
+  if (!owner || !owner->base) fail("TypeError", "super: the class of this method has no base class", e.span);
+  Value self = frames_.back().env->slots[0];
+  const Value* found = owner->base->lookup(e.name);
+  if (!found) {
+    if (*e.name == "init") return make<Native>("init", [](Interp&, CallArgs&) { return Value(); });
+    fail("AttributeError", fmt::format("base class '{}' has no attribute '{}'", *owner->base->name, *e.name), e.span);
+  }
+  if (found->is(ObjKind::Function) || found->is(ObjKind::Native)) return make<BoundMethod>(self, *found);
+  return *found;
+}
+
+// ScaleExpr: scale(x) means the active GradScaler's scale(x).
+Value Interp::eval_scale(const ScaleExpr& e) {
+  Value x = eval(*e.operand);
+  Value scaler = active_scaler;
+  if (scaler.is_none())
+    fail("RuntimeError",
+         "scale(): no GradScaler is active; create one first with `let scaler = GradScaler()` "
+         "(or call loss.backward() without scaling)",
+         e.span);
+  Value method = get_attr(scaler, intern("scale"), e.span);
+  return call(method, std::vector<Value>{x});
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,151 @@
+// Text forms of values: repr and str with Python's conventions (amps spells none/true/false),
+// float formatting, Python format specs, and f-string evaluation.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "interp/interp.hpp"
+
+namespace amps::interp {
+
+// Python's float repr: shortest round-trip digits, always with a '.' or exponent.
+std::string format_float(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", d);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+static std::string quote_str(const std::string& s) {
+  char q = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
+  std::string out(1, q);
+  for (char c : s) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c == q) out += '\\';
+        out += c;
+    }
+  }
+  return out + q;
+}
+
+static std::string join_repr(Interp& in, const std::vector<Value>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + in.repr(items[i]);
+  return out;
+}
+
+// Calls a script instance's __repr__/__str__ when it has one.
+static bool instance_text(Interp& in, const Value& v, const char* method, std::string& out) {
+  Value m = in.find_attr(v, intern(method));
+  if (m.is_undef()) return false;
+  Value r = in.call(m, std::vector<Value>{});
+  out = r.is(ObjKind::Str) ? r.as<Str>()->value : in.repr(r);
+  return true;
+}
+
+std::string Interp::repr(const Value& v) {
+  switch (v.tag()) {
+    case Value::Tag::Undef:
+    case Value::Tag::None: return "none";
+    case Value::Tag::Bool: return v.as_bool() ? "true" : "false";
+    case Value::Tag::Int: return std::to_string(v.as_int());
+    case Value::Tag::Float: return format_float(v.as_float());
+    case Value::Tag::Obj: break;
+  }
+  switch (v.obj()->kind()) {
+    case ObjKind::Str: return quote_str(v.as<Str>()->value);
+    case ObjKind::List: return "[" + join_repr(*this, v.as<List>()->items) + "]";
+    case ObjKind::Tuple: {
+      auto& items = v.as<Tuple>()->items;
+      return "(" + join_repr(*this, items) + (items.size() == 1 ? ",)" : ")");
+    }
+    case ObjKind::Dict: {
+      std::string out = "{";
+      bool first = true;
+      for (auto& [k, val] : v.as<Dict>()->entries) {
+        out += (first ? "" : ", ") + repr(k) + ": " + repr(val);
+        first = false;
+      }
+      return out + "}";
+    }
+    case ObjKind::Function: return "<function " + *v.as<Function>()->decl->name + ">";
+    case ObjKind::Native: return "<built-in function " + v.as<Native>()->name + ">";
+    case ObjKind::BoundMethod: return "<bound method of " + type_name(v.as<BoundMethod>()->self) + ">";
+    case ObjKind::Class: return "<class '" + *v.as<Class>()->name + "'>";
+    case ObjKind::Module: return "<module '" + v.as<Module>()->name + "'>";
+    case ObjKind::Range: {
+      auto* r = v.as<Range>();
+      return r->step == 1 ? fmt::format("range({}, {})", r->start, r->stop) : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
+    }
+    case ObjKind::Error: {
+      auto& e = v.as<ErrorObj>()->error;
+      return e.kind() + "(" + quote_str(e.message()) + ")";
+    }
+    case ObjKind::Instance: {
+      std::string out;
+      if (instance_text(*this, v, "__repr__", out)) return out;
+      return "<" + type_name(v) + " object>";
+    }
+    default: return v.obj()->repr();
+  }
+}
+
+std::string Interp::str(const Value& v) {
+  if (v.is(ObjKind::Str)) return v.as<Str>()->value;
+  if (v.is(ObjKind::Error)) return v.as<ErrorObj>()->error.message();
+  std::string out;
+  if (v.is(ObjKind::Instance) && instance_text(*this, v, "__str__", out)) return out;
+  return repr(v);
+}
+
+// Inserts thousands separators into the integer part of a formatted number.
+static std::string group_thousands(std::string s) {
+  size_t start = s.find_first_of("0123456789");
+  size_t end = s.find_first_not_of("0123456789", start);
+  if (end == std::string::npos) end = s.size();
+  for (int64_t i = int64_t(end) - 3; i > int64_t(start); i -= 3) s.insert(size_t(i), ",");
+  return s;
+}
+
+// Applies a Python format spec ("[[fill]align][sign][0][width][,][.prec][type]") to a value.
+std::string format_with_spec(Interp& in, const Value& v, std::string spec, const Span& where) {
+  if (spec.empty()) return in.str(v);
+  bool comma = false;
+  if (auto pos = spec.find(','); pos != std::string::npos) comma = true, spec.erase(pos, 1);
+  char type = spec.empty() ? 0 : spec.back();
+  try {
+    if (type == '%' && v.is_number()) {
+      spec.back() = 'f';
+      return fmt::format(fmt::runtime("{:" + spec + "}"), v.to_double() * 100) + "%";
+    }
+    std::string out;
+    if (v.is_float() || (v.is_number() && std::string("eEfFgG").find(type ? type : ' ') != std::string::npos))
+      out = fmt::format(fmt::runtime("{:" + spec + "}"), v.to_double());
+    else if (v.is_int())
+      out = fmt::format(fmt::runtime("{:" + spec + "}"), v.as_int());
+    else
+      out = fmt::format(fmt::runtime("{:" + spec + "}"), in.str(v));
+    return comma ? group_thousands(out) : out;
+  } catch (const fmt::format_error& e) {
+    Interp::fail("ValueError", fmt::format("invalid format spec '{}' for {}: {}", spec, type_name(v), e.what()), where);
+  }
+}
+
+// FStr: literal pieces and formatted expressions, concatenated.
+Value Interp::eval_fstring(const FStr& e) {
+  std::string out;
+  for (auto& part : e.parts) {
+    if (!part.expr) { out += part.text; continue; }
+    Value v = eval(*part.expr);
+    out += part.spec.empty() ? str(v) : format_with_spec(*this, v, part.spec, part.expr->span);
+  }
+  return make_str(std::move(out));
+}
+
+}  // namespace amps::interp

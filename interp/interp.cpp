@@ -1,0 +1,232 @@
+// The interpreter context: construction, running programs, functions/classes, imports,
+// attributes, truthiness and iteration.
+#include "interp/interp.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "interp/builtins.hpp"
+#include "interp/parser.hpp"
+
+namespace amps::interp {
+
+Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
+  if (!cfg_.sinks.out) cfg_.sinks.out = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stdout); };
+  if (!cfg_.sinks.err) cfg_.sinks.err = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stderr); };
+  main_env_ = make<Env>(Ref<Env>(), 0);
+  install_core_builtins(*this);
+}
+
+// Breaks the reference cycles scripts make (functions held by the scope they close over).
+Interp::~Interp() {
+  for (auto& v : main_env_->slots) v = Value();
+  for (auto& [name, m] : modules_)
+    if (m.is(ObjKind::Module)) m.as<Module>()->attrs.clear();
+  builtins_.clear();
+}
+
+void Interp::fail(const char* kind, std::string msg, const Span& where) { throw AmpsError(kind, std::move(msg), where); }
+
+void Interp::check_interrupt(const Span& where) {
+  if (interrupt_.load(std::memory_order_relaxed)) {
+    interrupt_.store(false);
+    fail("KeyboardInterrupt", "interrupted", where);
+  }
+}
+
+Value Interp::run(SourceRef src, bool interactive) {
+  auto prog = std::make_shared<Program>(parse_program(src));
+  resolve(*prog, main_scope_, builtin_names_);
+  programs_.push_back(prog);
+  main_env_->slots.resize(main_scope_.order.size(), Value::undef());
+  frames_.clear();
+  frames_.push_back(Frame{main_env_.get(), nullptr, Value()});
+  depth_ = 0;
+  interrupt_.store(false);
+  try {
+    const StmtList& body = prog->body;
+    bool last_is_expr = interactive && !body.empty() && body.back()->kind == StmtKind::Expr;
+    size_t n = body.size() - (last_is_expr ? 1 : 0);
+    for (size_t i = 0; i < n; ++i) exec(*body[i]);
+    Value result = last_is_expr ? eval(*static_cast<const ExprStmt&>(*body.back()).expr) : Value::undef();
+    frames_.clear();
+    return result;
+  } catch (AmpsError& e) {
+    frames_.clear();
+    e.finish_stack("<script>");
+    e.retain(src);
+    throw;
+  }
+}
+
+static std::string read_file(const std::string& path, const Span& where) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) Interp::fail("FileNotFoundError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)), where);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Value Interp::run_file(const std::string& path) {
+  std::string text = read_file(path, {});
+  auto dir = std::filesystem::path(path).parent_path().string();
+  return run(std::make_shared<SourceFile>(path, std::move(text), dir.empty() ? "." : dir));
+}
+
+// A closure over the current scope; default values are evaluated now, like Python.
+Value Interp::make_function(const FnDecl& d) {
+  auto fn = make<Function>(&d, Ref<Env>(frames_.back().env));
+  fn->defaults.reserve(d.params.size());
+  for (auto& p : d.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value::undef());
+  Value result = fn;
+  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) result = call(eval(**it), {result});
+  return result;
+}
+
+// class Name(Base) { fields and methods }
+Value Interp::make_class(const ClassDecl& d) {
+  Ref<Class> base;
+  if (d.base) {
+    Value b = eval(*d.base);
+    if (!b.is(ObjKind::Class)) fail("TypeError", fmt::format("base of class '{}' must be a class, not {}", *d.name, type_name(b)), d.base->span);
+    base = Ref<Class>(b.as<Class>());
+  }
+  auto cls = make<Class>(d.name, base);
+  for (auto& f : d.fields) cls->attrs[f->target.name] = f->value ? eval(*f->value) : Value();
+  for (auto& m : d.methods) {
+    Value fn = make_function(*m);
+    if (fn.is(ObjKind::Function)) fn.as<Function>()->owner = cls.get();
+    cls->attrs[m->name] = fn;
+  }
+  Value result = cls;
+  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) result = call(eval(**it), {result});
+  return result;
+}
+
+void Interp::def_global(std::string_view name, Value v) {
+  uint32_t s = builtin_names_.add(intern(name));
+  if (s >= builtins_.size()) builtins_.resize(s + 1);
+  builtins_[s] = std::move(v);
+}
+
+void Interp::def_native(std::string_view name, Native::Fn fn) {
+  def_global(name, make<Native>(std::string(name), std::move(fn)));
+}
+
+void Interp::def_module(std::string name, ModuleInit init) { module_inits_[std::move(name)] = std::move(init); }
+
+Value Interp::lookup_global(std::string_view name) {
+  Atom a = intern(name);
+  auto it = main_scope_.slots.find(a);
+  if (it != main_scope_.slots.end() && it->second < main_env_->slots.size()) return main_env_->slots[it->second];
+  int64_t b = builtin_names_.find(a);
+  return b >= 0 ? builtins_[b] : Value::undef();
+}
+
+std::vector<std::string> Interp::global_names() const {
+  std::vector<std::string> out;
+  for (Atom a : main_scope_.order) out.push_back(*a);
+  for (Atom a : builtin_names_.names()) out.push_back(*a);
+  return out;
+}
+
+// import a.b.c: built-in modules are created on first import and cached per interpreter.
+Value Interp::import_module(const std::vector<Atom>& path, const Span& where) {
+  std::string name;
+  Value top;
+  for (size_t i = 0; i < path.size(); ++i) {
+    name += (i ? "." : "") + *path[i];
+    auto cached = modules_.find(name);
+    if (cached != modules_.end()) { if (i == 0) top = cached->second; continue; }
+    auto init = module_inits_.find(name);
+    if (init == module_inits_.end()) {
+      if (i > 0) {   // a submodule may be an attribute of its parent (nn.utils)
+        Value parent = modules_[name.substr(0, name.rfind('.'))];
+        Value sub = find_attr(parent, path[i]);
+        if (sub.is(ObjKind::Module)) { modules_[name] = sub; continue; }
+      }
+      fail("ImportError", fmt::format("no module named '{}'; for a file write `import \"{}.amps\" as {}`", name, name, *path.back()), where);
+    }
+    auto mod = make<Module>(name);
+    modules_[name] = mod;
+    init->second(*this, *mod);
+    if (i == 0) top = mod;
+  }
+  return modules_[name];
+}
+
+// ImportStmt: built-in module or `import "file.amps" as m` relative to the importing file.
+void Interp::exec_import(const ImportStmt& s) {
+  if (s.file.empty()) {
+    Value mod = import_module(s.module_path, s.span);
+    if (s.bind_root) mod = modules_[*s.module_path[0]];
+    bind(s.alias, mod);
+    return;
+  }
+  if (cfg_.sandbox) fail("PermissionError", "imports of files are disabled in this sandboxed interpreter", s.span);
+  std::filesystem::path p(s.file);
+  if (p.is_relative()) p = std::filesystem::path(s.span.file->dir()) / p;
+  bind(s.alias, load_module_file(p.lexically_normal().string(), s.span));
+}
+
+Value Interp::load_module_file(const std::string& path, const Span& where) {
+  auto cached = modules_.find(path);
+  if (cached != modules_.end()) return cached->second;
+  if (std::find(loading_.begin(), loading_.end(), path) != loading_.end())
+    fail("ImportError", fmt::format("circular import of '{}'", path), where);
+  std::string text = read_file(path, where);
+  auto dir = std::filesystem::path(path).parent_path().string();
+  auto src = std::make_shared<SourceFile>(path, std::move(text), dir.empty() ? "." : dir);
+  auto prog = std::make_shared<Program>(parse_program(src));
+  ModuleScope scope;
+  resolve(*prog, scope, builtin_names_);
+  programs_.push_back(prog);
+  auto env = make<Env>(Ref<Env>(), scope.order.size());
+  loading_.push_back(path);
+  frames_.push_back(Frame{env.get(), nullptr, Value()});
+  try {
+    exec_block(prog->body);
+  } catch (AmpsError& e) {
+    frames_.pop_back();
+    loading_.pop_back();
+    e.unwind("<module " + std::filesystem::path(path).filename().string() + ">", where);
+    e.retain(src);
+    throw;
+  }
+  frames_.pop_back();
+  loading_.pop_back();
+  auto mod = make<Module>(std::filesystem::path(path).stem().string());
+  for (size_t i = 0; i < scope.order.size(); ++i) mod->attrs[scope.order[i]] = env->slots[i];
+  modules_[path] = mod;
+  return mod;
+}
+
+bool Interp::truthy(const Value& v) {
+  switch (v.tag()) {
+    case Value::Tag::None:
+    case Value::Tag::Undef: return false;
+    case Value::Tag::Bool:
+    case Value::Tag::Int: return v.as_int() != 0;
+    case Value::Tag::Float: return v.as_float() != 0.0;
+    case Value::Tag::Obj: break;
+  }
+  switch (v.obj()->kind()) {
+    case ObjKind::Str: return !v.as<Str>()->value.empty();
+    case ObjKind::List: return !v.as<List>()->items.empty();
+    case ObjKind::Tuple: return !v.as<Tuple>()->items.empty();
+    case ObjKind::Dict: return v.as<Dict>()->size() > 0;
+    case ObjKind::Range: return v.as<Range>()->size() > 0;
+    case ObjKind::Instance: {
+      Value m = find_attr(v, intern("__bool__"));
+      if (m.is_undef()) m = find_attr(v, intern("__len__"));
+      return m.is_undef() || truthy(call(m, std::vector<Value>{}));
+    }
+    default: return v.obj()->truthy();
+  }
+}
+
+}  // namespace amps::interp

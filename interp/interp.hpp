@@ -1,0 +1,166 @@
+// The interpreter context: owns builtins, modules, sources and per-interpreter state, and
+// runs programs with the tree-walking evaluator. Several may live in one process.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interp/objects.hpp"
+#include "interp/resolver.hpp"
+
+namespace amps::interp {
+
+// How control leaves a statement.
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+// Where output goes; the CLI writes to stdout/stderr, hosts pass their own sinks.
+struct OutputSinks {
+  std::function<void(std::string_view)> out;
+  std::function<void(std::string_view)> err;
+};
+
+// Installs a built-in module's contents on first import (`import nn`).
+using ModuleInit = std::function<void(Interp&, Module&)>;
+
+// Behaviour of `autocast` and `no_grad` blocks, installed by the AMP and tensor bindings.
+// Each returns a guard whose destruction restores the previous state.
+struct BlockHooks {
+  std::function<std::shared_ptr<void>(Interp&, const Value& device, CallArgs& args)> autocast_enter;
+  std::function<std::shared_ptr<void>(Interp&)> no_grad_enter;
+};
+
+struct InterpConfig {
+  OutputSinks sinks;
+  std::vector<std::string> script_args;   // `args` inside the script
+  size_t max_call_depth = 1000;
+  bool sandbox = false;                   // no file or process access
+};
+
+class Interp {
+ public:
+  explicit Interp(InterpConfig cfg = {});
+  ~Interp();
+  Interp(const Interp&) = delete;
+  Interp& operator=(const Interp&) = delete;
+
+  // Parses, resolves and runs `src` in the main module. In `interactive` mode the value of
+  // a trailing expression statement is returned (undef otherwise). Throws AmpsError.
+  Value run(SourceRef src, bool interactive = false);
+  // Runs a file as the main script.
+  Value run_file(const std::string& path);
+
+  // ---- calls and attributes (used by builtins, stdlib and the embedding API)
+  Value call(const Value& callee, CallArgs& args);
+  Value call(const Value& callee, std::vector<Value> pos);
+  Value get_attr(const Value& obj, Atom name, const Span& where);
+  // The attribute, or undef when absent (no error).
+  Value find_attr(const Value& obj, Atom name);
+  void set_attr(const Value& obj, Atom name, Value v, const Span& where);
+
+  // ---- conversions with Python's rules
+  bool truthy(const Value& v);
+  std::string repr(const Value& v);
+  std::string str(const Value& v);
+  // Iterates any iterable, calling `body` per element until it returns false.
+  void iterate(const Value& iterable, const Span& where, const std::function<bool(Value)>& body);
+
+  // ---- registration
+  void def_global(std::string_view name, Value v);
+  void def_native(std::string_view name, Native::Fn fn);
+  void def_module(std::string name, ModuleInit init);
+  Value import_module(const std::vector<Atom>& path, const Span& where);
+  const BuiltinNames& builtin_names() const { return builtin_names_; }
+  // Current value of a builtin or a main-module global, or undef.
+  Value lookup_global(std::string_view name);
+  // Names visible at top level (main-module globals and builtins), for REPL completion.
+  std::vector<std::string> global_names() const;
+
+  // ---- output
+  void write_out(std::string_view s) { cfg_.sinks.out(s); }
+  void write_err(std::string_view s) { cfg_.sinks.err(s); }
+
+  // ---- interruption: set from any thread; the script sees a KeyboardInterrupt error
+  void request_interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+
+  const InterpConfig& config() const { return cfg_; }
+
+  BlockHooks hooks;
+
+  // The GradScaler that `scale(x)` uses: the most recently created enabled one (none if none).
+  Value active_scaler;
+
+  // ---- evaluator (eval.cpp, exec.cpp, call.cpp, ops.cpp)
+  Value eval(const Expr& e);
+  Flow exec_block(const StmtList& body);
+
+  // Throws an AmpsError of `kind` at `where`.
+  [[noreturn]] static void fail(const char* kind, std::string msg, const Span& where);
+
+ private:
+  friend class Evaluator;
+  struct Frame {
+    Env* env;
+    const Function* fn;
+    Value ret;
+  };
+
+  Flow exec(const Stmt& s);
+  Flow exec_simple(const Stmt& s);
+  Flow exec_control(const Stmt& s);
+  Flow exec_for(const ForStmt& s);
+  Flow exec_try(const TryStmt& s);
+  Flow exec_autocast(const AutocastStmt& s);
+  Flow exec_no_grad(const NoGradStmt& s);
+  void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
+  Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
+  void exec_let(const LetStmt& s);
+  void exec_assign(const Expr& target, Value v);
+  void exec_aug_assign(const AugAssignStmt& s);
+  void exec_import(const ImportStmt& s);
+  Value make_function(const FnDecl& d);
+  Value make_class(const ClassDecl& d);
+  void bind(const Pattern& p, Value v);
+  Value& slot(const VarRef& ref);
+  Value load(const VarRef& ref, Atom name, const Span& where);
+
+  Value eval_compound(const Expr& e);
+  Value eval_collection(const Expr& e);
+  Value eval_call(const CallExpr& e);
+  Value eval_index(const IndexExpr& e);
+  Value eval_compare(const CompareExpr& e);
+  Value eval_fstring(const FStr& e);
+  Value eval_list_comp(const ListComp& e);
+  Value eval_super(const SuperExpr& e);
+  Value eval_scale(const ScaleExpr& e);
+  void collect_args(const CallExpr& e, CallArgs& args);
+  Value subscript_value(const Subscript& s);
+
+  Value call_function(const Function& fn, CallArgs& args);
+  void bind_params(const Function& fn, Env& env, CallArgs& args);
+  Value call_class(Class& cls, CallArgs& args);
+  Value call_instance(const Value& self, CallArgs& args);
+  Value load_module_file(const std::string& path, const Span& where);
+
+  void check_interrupt(const Span& where);
+
+  InterpConfig cfg_;
+  BuiltinNames builtin_names_;
+  std::vector<Value> builtins_;
+  ModuleScope main_scope_;
+  Ref<Env> main_env_;
+  std::vector<Frame> frames_;
+  std::vector<std::shared_ptr<Program>> programs_;      // every AST run so far stays alive
+  std::map<std::string, ModuleInit> module_inits_;
+  std::map<std::string, Value> modules_;                 // loaded modules by name or path
+  std::vector<std::string> loading_;                     // file imports in progress (cycles)
+  std::atomic<bool> interrupt_{false};
+  size_t depth_ = 0;
+  const Stmt* last_stmt_ = nullptr;                      // the statement being executed
+};
+
+}  // namespace amps::interp

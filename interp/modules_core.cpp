@@ -1,0 +1,62 @@
+// The `math` and `time` modules of the language core.
+#include <chrono>
+#include <cmath>
+#include <numbers>
+
+#include "interp/builtins.hpp"
+
+namespace amps::interp {
+
+static Native::Fn unary_math(const char* name, double (*f)(double)) {
+  return [name, f](Interp&, CallArgs& a) {
+    ArgReader r(a, name, {"x"});
+    if (!r.required(0).is_number()) r.type_error(0, "a number");
+    return Value(f(r.get(0).to_double()));
+  };
+}
+
+static void def(Module& m, const char* name, Native::Fn fn) { m.attrs[intern(name)] = make<Native>(name, std::move(fn)); }
+
+void install_math_module(Interp& in) {
+  in.def_module("math", [](Interp&, Module& m) {
+    static const std::pair<const char*, double (*)(double)> fns[] = {
+        {"sqrt", std::sqrt}, {"exp", std::exp}, {"log", std::log}, {"log2", std::log2}, {"log10", std::log10},
+        {"sin", std::sin}, {"cos", std::cos}, {"tan", std::tan}, {"tanh", std::tanh}, {"atan", std::atan},
+        {"fabs", std::fabs}};
+    for (auto& [name, f] : fns) def(m, name, unary_math(name, f));
+    def(m, "floor", [](Interp&, CallArgs& a) {
+      ArgReader r(a, "floor", {"x"});
+      return Value(int64_t(std::floor(r.float_or(0, 0))));
+    });
+    def(m, "ceil", [](Interp&, CallArgs& a) {
+      ArgReader r(a, "ceil", {"x"});
+      return Value(int64_t(std::ceil(r.float_or(0, 0))));
+    });
+    def(m, "isnan", [](Interp&, CallArgs& a) { ArgReader r(a, "isnan", {"x"}); return Value(std::isnan(r.float_or(0, 0))); });
+    def(m, "isinf", [](Interp&, CallArgs& a) { ArgReader r(a, "isinf", {"x"}); return Value(std::isinf(r.float_or(0, 0))); });
+    def(m, "isfinite", [](Interp&, CallArgs& a) { ArgReader r(a, "isfinite", {"x"}); return Value(std::isfinite(r.float_or(0, 0))); });
+    def(m, "pow", [](Interp&, CallArgs& a) {
+      ArgReader r(a, "pow", {"x", "y"});
+      return Value(std::pow(r.float_or(0, 0), r.float_or(1, 0)));
+    });
+    m.attrs[intern("pi")] = Value(std::numbers::pi);
+    m.attrs[intern("e")] = Value(std::numbers::e);
+    m.attrs[intern("inf")] = Value(HUGE_VAL);
+    m.attrs[intern("nan")] = Value(std::nan(""));
+  });
+}
+
+void install_time_module(Interp& in) {
+  in.def_module("time", [](Interp&, Module& m) {
+    def(m, "time", [](Interp&, CallArgs&) {
+      auto now = std::chrono::system_clock::now().time_since_epoch();
+      return Value(std::chrono::duration<double>(now).count());
+    });
+    def(m, "perf_counter", [](Interp&, CallArgs&) {
+      auto now = std::chrono::steady_clock::now().time_since_epoch();
+      return Value(std::chrono::duration<double>(now).count());
+    });
+  });
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,270 @@
+// Operators on values (see operators.hpp).
+#include "interp/operators.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "interp/interp.hpp"
+
+namespace amps::interp {
+namespace {
+
+TensorOperatorHooks g_hooks;   // set once at startup, before any interpreter runs
+
+const char* method_for(BinaryOp op) {
+  static const char* names[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__matmul__", "__pow__"};
+  return names[int(op)];
+}
+const char* rmethod_for(BinaryOp op) {
+  static const char* names[] = {"__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rmatmul__", "__rpow__"};
+  return names[int(op)];
+}
+
+[[noreturn]] void unsupported(BinaryOp op, const Value& a, const Value& b, const Span& where) {
+  Interp::fail("TypeError", fmt::format("unsupported operand types for {}: '{}' and '{}'", binary_op_symbol(op),
+                                        type_name(a), type_name(b)), where);
+}
+
+void check_overflow(bool overflow, const Span& where) {
+  if (overflow) Interp::fail("OverflowError", "integer result does not fit in 64 bits", where);
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+Value int_pow(int64_t base, int64_t exp, const Span& where) {
+  if (exp < 0) return Value(std::pow(double(base), double(exp)));
+  int64_t result = 1;
+  while (exp > 0) {
+    if (exp & 1) check_overflow(__builtin_mul_overflow(result, base, &result), where);
+    exp >>= 1;
+    if (exp > 0) check_overflow(__builtin_mul_overflow(base, base, &base), where);
+  }
+  return Value(result);
+}
+
+Value int_arith(BinaryOp op, int64_t a, int64_t b, const Span& where) {
+  int64_t r = 0;
+  switch (op) {
+    case BinaryOp::Add: check_overflow(__builtin_add_overflow(a, b, &r), where); return Value(r);
+    case BinaryOp::Sub: check_overflow(__builtin_sub_overflow(a, b, &r), where); return Value(r);
+    case BinaryOp::Mul: check_overflow(__builtin_mul_overflow(a, b, &r), where); return Value(r);
+    case BinaryOp::Div:
+      if (b == 0) Interp::fail("ZeroDivisionError", "division by zero", where);
+      return Value(double(a) / double(b));
+    case BinaryOp::FloorDiv:
+      if (b == 0) Interp::fail("ZeroDivisionError", "integer division by zero", where);
+      return Value(floor_div(a, b));
+    case BinaryOp::Mod:
+      if (b == 0) Interp::fail("ZeroDivisionError", "integer modulo by zero", where);
+      return Value(a - floor_div(a, b) * b);
+    case BinaryOp::Pow: return int_pow(a, b, where);
+    default: return Value::undef();
+  }
+}
+
+Value float_arith(BinaryOp op, double a, double b, const Span& where) {
+  switch (op) {
+    case BinaryOp::Add: return Value(a + b);
+    case BinaryOp::Sub: return Value(a - b);
+    case BinaryOp::Mul: return Value(a * b);
+    case BinaryOp::Div:
+      if (b == 0) Interp::fail("ZeroDivisionError", "float division by zero", where);
+      return Value(a / b);
+    case BinaryOp::FloorDiv:
+      if (b == 0) Interp::fail("ZeroDivisionError", "float floor division by zero", where);
+      return Value(std::floor(a / b));
+    case BinaryOp::Mod: {
+      if (b == 0) Interp::fail("ZeroDivisionError", "float modulo by zero", where);
+      double m = std::fmod(a, b);
+      return Value((m != 0 && ((m < 0) != (b < 0))) ? m + b : m);
+    }
+    case BinaryOp::Pow:
+      if (a == 0 && b < 0) Interp::fail("ZeroDivisionError", "0.0 cannot be raised to a negative power", where);
+      return Value(std::pow(a, b));
+    default: return Value::undef();
+  }
+}
+
+// Sequence repetition count for str/list/tuple * int.
+int64_t repeat_count(const Value& n) { return n.as_int() < 0 ? 0 : n.as_int(); }
+
+Value sequence_op(BinaryOp op, const Value& a, const Value& b) {
+  if (op == BinaryOp::Add && a.is(ObjKind::Str) && b.is(ObjKind::Str)) return make_str(a.as<Str>()->value + b.as<Str>()->value);
+  if (op == BinaryOp::Add && a.is(ObjKind::List) && b.is(ObjKind::List)) {
+    auto items = a.as<List>()->items;
+    items.insert(items.end(), b.as<List>()->items.begin(), b.as<List>()->items.end());
+    return make_list(std::move(items));
+  }
+  if (op == BinaryOp::Add && a.is(ObjKind::Tuple) && b.is(ObjKind::Tuple)) {
+    auto items = a.as<Tuple>()->items;
+    items.insert(items.end(), b.as<Tuple>()->items.begin(), b.as<Tuple>()->items.end());
+    return make_tuple(std::move(items));
+  }
+  if (op != BinaryOp::Mul || !(b.is_int() || b.is_bool())) return Value::undef();
+  if (a.is(ObjKind::Str)) {
+    std::string out;
+    for (int64_t i = 0; i < repeat_count(b); ++i) out += a.as<Str>()->value;
+    return make_str(std::move(out));
+  }
+  if (a.is(ObjKind::List) || a.is(ObjKind::Tuple)) {
+    const auto& src = a.is(ObjKind::List) ? a.as<List>()->items : a.as<Tuple>()->items;
+    std::vector<Value> out;
+    for (int64_t i = 0; i < repeat_count(b); ++i) out.insert(out.end(), src.begin(), src.end());
+    return a.is(ObjKind::List) ? make_list(std::move(out)) : make_tuple(std::move(out));
+  }
+  return Value::undef();
+}
+
+// a.__op__(b), else b.__rop__(a), for script instances.
+Value instance_op(Interp& in, BinaryOp op, const Value& a, const Value& b) {
+  if (a.is(ObjKind::Instance)) {
+    Value m = in.find_attr(a, intern(method_for(op)));
+    if (!m.is_undef()) return in.call(m, {b});
+  }
+  if (b.is(ObjKind::Instance)) {
+    Value m = in.find_attr(b, intern(rmethod_for(op)));
+    if (!m.is_undef()) return in.call(m, {a});
+  }
+  return Value::undef();
+}
+
+}  // namespace
+
+void set_tensor_operator_hooks(TensorOperatorHooks hooks) { g_hooks = hooks; }
+
+Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
+  if (a.is_number() && b.is_number() && op != BinaryOp::MatMul) {
+    if (!a.is_float() && !b.is_float()) return int_arith(op, a.as_int(), b.as_int(), where);
+    return float_arith(op, a.to_double(), b.to_double(), where);
+  }
+  if (g_hooks.binary && (a.is(ObjKind::Tensor) || b.is(ObjKind::Tensor))) return g_hooks.binary(in, op, a, b, where);
+  Value r = sequence_op(op, a, b);
+  if (r.is_undef() && op == BinaryOp::Mul && a.is_int()) r = sequence_op(op, b, a);
+  if (r.is_undef()) r = instance_op(in, op, a, b);
+  if (r.is_undef()) unsupported(op, a, b, where);
+  return r;
+}
+
+Value unary_op(Interp& in, UnaryOp op, const Value& a, const Span& where) {
+  if (a.is_float()) return Value(op == UnaryOp::Neg ? -a.as_float() : a.as_float());
+  if (a.is_int() || a.is_bool()) {
+    if (op == UnaryOp::Pos) return Value(a.as_int());
+    int64_t r = 0;
+    check_overflow(__builtin_sub_overflow(int64_t(0), a.as_int(), &r), where);
+    return Value(r);
+  }
+  if (g_hooks.unary && a.is(ObjKind::Tensor)) return g_hooks.unary(in, op, a, where);
+  if (a.is(ObjKind::Instance)) {
+    Value m = in.find_attr(a, intern(op == UnaryOp::Neg ? "__neg__" : "__pos__"));
+    if (!m.is_undef()) return in.call(m, std::vector<Value>{});
+  }
+  Interp::fail("TypeError", fmt::format("bad operand type for unary {}: '{}'", op == UnaryOp::Neg ? "-" : "+", type_name(a)), where);
+}
+
+static bool sequences_equal(Interp& in, const std::vector<Value>& a, const std::vector<Value>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!values_equal(in, a[i], b[i])) return false;
+  return true;
+}
+
+bool values_equal(Interp& in, const Value& a, const Value& b) {
+  if (a.is_number() && b.is_number()) {
+    if (a.is_float() || b.is_float()) return a.to_double() == b.to_double();
+    return a.as_int() == b.as_int();
+  }
+  if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
+  if (!a.is_obj() || !b.is_obj()) return false;
+  if (a.obj() == b.obj()) return true;
+  if (a.obj()->kind() != b.obj()->kind()) return false;
+  switch (a.obj()->kind()) {
+    case ObjKind::Str: return a.as<Str>()->value == b.as<Str>()->value;
+    case ObjKind::List: return sequences_equal(in, a.as<List>()->items, b.as<List>()->items);
+    case ObjKind::Tuple: return sequences_equal(in, a.as<Tuple>()->items, b.as<Tuple>()->items);
+    case ObjKind::Dict: {
+      auto* x = a.as<Dict>();
+      auto* y = b.as<Dict>();
+      if (x->size() != y->size()) return false;
+      for (auto& [k, v] : x->entries) {
+        Value* other = y->find(k);
+        if (!other || !values_equal(in, v, *other)) return false;
+      }
+      return true;
+    }
+    case ObjKind::Instance: {
+      Value m = in.find_attr(a, intern("__eq__"));
+      return !m.is_undef() && in.truthy(in.call(m, {b}));
+    }
+    default: return false;
+  }
+}
+
+bool value_less(Interp& in, const Value& a, const Value& b, const Span& where) {
+  if (a.is_number() && b.is_number()) {
+    if (a.is_float() || b.is_float()) return a.to_double() < b.to_double();
+    return a.as_int() < b.as_int();
+  }
+  if (a.is(ObjKind::Str) && b.is(ObjKind::Str)) return a.as<Str>()->value < b.as<Str>()->value;
+  bool seq_a = a.is(ObjKind::List) || a.is(ObjKind::Tuple);
+  if (seq_a && a.is_obj() && b.is_obj() && a.obj()->kind() == b.obj()->kind()) {
+    const auto& x = a.is(ObjKind::List) ? a.as<List>()->items : a.as<Tuple>()->items;
+    const auto& y = b.is(ObjKind::List) ? b.as<List>()->items : b.as<Tuple>()->items;
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+      if (!values_equal(in, x[i], y[i])) return value_less(in, x[i], y[i], where);
+    return x.size() < y.size();
+  }
+  if (a.is(ObjKind::Instance)) {
+    Value m = in.find_attr(a, intern("__lt__"));
+    if (!m.is_undef()) return in.truthy(in.call(m, {b}));
+  }
+  Interp::fail("TypeError", fmt::format("'<' is not supported between '{}' and '{}'", type_name(a), type_name(b)), where);
+}
+
+static bool contains(Interp& in, const Value& container, const Value& item, const Span& where) {
+  if (container.is(ObjKind::Str)) {
+    if (!item.is(ObjKind::Str)) Interp::fail("TypeError", "'in <str>' requires a string on the left, not " + type_name(item), where);
+    return container.as<Str>()->value.find(item.as<Str>()->value) != std::string::npos;
+  }
+  if (container.is(ObjKind::Dict)) {
+    check_hashable(item);
+    return container.as<Dict>()->find(item) != nullptr;
+  }
+  if (container.is(ObjKind::Instance)) {
+    Value m = in.find_attr(container, intern("__contains__"));
+    if (!m.is_undef()) return in.truthy(in.call(m, {item}));
+  }
+  bool found = false;
+  in.iterate(container, where, [&](Value v) { found = values_equal(in, v, item); return !found; });
+  return found;
+}
+
+static bool identical(const Value& a, const Value& b) {
+  if (a.tag() != b.tag()) return false;
+  if (a.is_obj()) return a.obj() == b.obj();
+  if (a.is_float()) return a.as_float() == b.as_float();
+  return a.as_int() == b.as_int();
+}
+
+Value compare_op(Interp& in, CompareOp op, const Value& a, const Value& b, const Span& where) {
+  if (g_hooks.compare && (a.is(ObjKind::Tensor) || b.is(ObjKind::Tensor)) && op <= CompareOp::Ge)
+    return g_hooks.compare(in, op, a, b, where);
+  switch (op) {
+    case CompareOp::Eq: return Value(values_equal(in, a, b));
+    case CompareOp::Ne: return Value(!values_equal(in, a, b));
+    case CompareOp::Lt: return Value(value_less(in, a, b, where));
+    case CompareOp::Gt: return Value(value_less(in, b, a, where));
+    case CompareOp::Le: return Value(!value_less(in, b, a, where));
+    case CompareOp::Ge: return Value(!value_less(in, a, b, where));
+    case CompareOp::In: return Value(contains(in, b, a, where));
+    case CompareOp::NotIn: return Value(!contains(in, b, a, where));
+    case CompareOp::Is: return Value(identical(a, b));
+    case CompareOp::IsNot: return Value(!identical(a, b));
+  }
+  return Value(false);
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,441 @@
+// Name resolution and static checks (see resolver.hpp). Only functions (and comprehensions)
+// open scopes; every declaration in a scope is hoisted to its start, as with Python's locals.
+#include "interp/resolver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "interp/diagnostics.hpp"
+
+namespace amps::interp {
+
+uint32_t BuiltinNames::add(Atom name) {
+  auto [it, fresh] = slots_.emplace(name, uint32_t(order_.size()));
+  if (fresh) order_.push_back(name);
+  return it->second;
+}
+
+int64_t BuiltinNames::find(Atom name) const {
+  auto it = slots_.find(name);
+  return it == slots_.end() ? -1 : int64_t(it->second);
+}
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+struct Scope {
+  enum class Kind { Module, Function, Comprehension };
+  Kind kind;
+  Scope* parent;
+  std::unordered_map<Atom, uint32_t>* slots;   // the module's persistent map or `own`
+  std::vector<Atom>* order;
+  std::unordered_map<Atom, uint32_t> own;
+  std::vector<Atom> own_order;
+  const FnDecl* fn = nullptr;
+  int loops = 0;
+
+  uint32_t declare(Atom name) {
+    auto [it, fresh] = slots->emplace(name, uint32_t(order->size()));
+    if (fresh) order->push_back(name);
+    return it->second;
+  }
+};
+
+class Resolver {
+ public:
+  Resolver(ModuleScope& module, const BuiltinNames& builtins) : builtins_(builtins) {
+    root_.kind = Scope::Kind::Module;
+    root_.parent = nullptr;
+    root_.slots = &module.slots;
+    root_.order = &module.order;
+    scope_ = &root_;
+  }
+
+  void program(StmtList& body) {
+    hoist(body);
+    stmts(body);
+  }
+
+ private:
+  [[noreturn]] void fail(const char* kind, std::string msg, const Span& s) { throw AmpsError(kind, std::move(msg), s); }
+
+  // ---- declarations: every name a scope binds, found before any use is resolved
+  void hoist_pattern(Pattern& p) {
+    if (p.is_name()) { scope_->declare(p.name); return; }
+    for (auto& e : p.elements) hoist_pattern(e);
+  }
+
+  void hoist(StmtList& body) {
+    for (auto& s : body) hoist_stmt(*s);
+  }
+
+  void hoist_stmt(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Let: hoist_pattern(static_cast<LetStmt&>(s).target); break;
+      case StmtKind::Fn: scope_->declare(static_cast<FnDecl&>(s).name); break;
+      case StmtKind::Class: scope_->declare(static_cast<ClassDecl&>(s).name); break;
+      case StmtKind::Import: hoist_pattern(static_cast<ImportStmt&>(s).alias); break;
+      case StmtKind::If: {
+        auto& n = static_cast<IfStmt&>(s);
+        hoist(n.then);
+        hoist(n.otherwise);
+        break;
+      }
+      case StmtKind::While: hoist(static_cast<WhileStmt&>(s).body); break;
+      case StmtKind::For: hoist_pattern(static_cast<ForStmt&>(s).target); hoist(static_cast<ForStmt&>(s).body); break;
+      case StmtKind::Try: {
+        auto& n = static_cast<TryStmt&>(s);
+        hoist(n.body);
+        if (n.catch_name.is_name()) hoist_pattern(n.catch_name);
+        hoist(n.handler);
+        hoist(n.finally);
+        break;
+      }
+      case StmtKind::Autocast: hoist(static_cast<AutocastStmt&>(s).body); break;
+      case StmtKind::NoGrad: hoist(static_cast<NoGradStmt&>(s).body); break;
+      default: break;
+    }
+  }
+
+  // ---- lookups
+  VarRef lookup(Atom name) {
+    uint16_t depth = 0;
+    for (Scope* sc = scope_; sc; sc = sc->parent, ++depth) {
+      auto it = sc->slots->find(name);
+      if (it != sc->slots->end()) return VarRef{VarRef::Kind::Scope, depth, it->second};
+    }
+    int64_t b = builtins_.find(name);
+    if (b >= 0) return VarRef{VarRef::Kind::Builtin, 0, uint32_t(b)};
+    return VarRef{};
+  }
+
+  std::string suggestion(Atom name) {
+    std::string best;
+    size_t best_d = name->size() <= 3 ? 2 : 3;
+    auto consider = [&](Atom cand) {
+      size_t d = edit_distance(*name, *cand);
+      if (d < best_d) best_d = d, best = *cand;
+    };
+    for (Scope* sc = scope_; sc; sc = sc->parent)
+      for (Atom a : *sc->order) consider(a);
+    for (Atom a : builtins_.names()) consider(a);
+    return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
+  }
+
+  void bind_pattern(Pattern& p) {
+    if (!p.is_name()) {
+      for (auto& e : p.elements) bind_pattern(e);
+      return;
+    }
+    p.ref = lookup(p.name);
+  }
+
+  void name(NameExpr& n) {
+    n.ref = lookup(n.name);
+    if (n.ref.kind == VarRef::Kind::Unresolved)
+      fail("NameError", fmt::format("name '{}' is not defined{}", *n.name, suggestion(n.name)), n.span);
+  }
+
+  void assign_target(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Name: {
+        auto& n = static_cast<NameExpr&>(e);
+        n.ref = lookup(n.name);
+        if (n.ref.kind == VarRef::Kind::Scope) return;
+        if (n.ref.kind == VarRef::Kind::Builtin)
+          fail("NameError", fmt::format("cannot assign to built-in '{}'; declare your own with `let {} = ...`", *n.name, *n.name), e.span);
+        fail("NameError", fmt::format("cannot assign to '{}' before it is declared; declare it with `let {} = ...`{}",
+                                      *n.name, *n.name, suggestion(n.name)), e.span);
+      }
+      case ExprKind::Attr: expr(*static_cast<AttrExpr&>(e).object); return;
+      case ExprKind::Index: expr(e); return;
+      case ExprKind::Tuple:
+        for (auto& item : static_cast<TupleLit&>(e).items) assign_target(*item);
+        return;
+      case ExprKind::List:
+        for (auto& item : static_cast<ListLit&>(e).items) assign_target(*item);
+        return;
+      default: fail("SyntaxError", "cannot assign to this expression", e.span);
+    }
+  }
+
+  // ---- statements
+  void stmts(StmtList& body) {
+    for (auto& s : body) stmt(*s);
+  }
+
+  void loop_body(StmtList& body) {
+    ++scope_->loops;
+    stmts(body);
+    --scope_->loops;
+  }
+
+  void stmt(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Expr: expr(*static_cast<ExprStmt&>(s).expr); break;
+      case StmtKind::Let: {
+        auto& n = static_cast<LetStmt&>(s);
+        if (n.value) expr(*n.value);
+        bind_pattern(n.target);
+        break;
+      }
+      case StmtKind::Assign: {
+        auto& n = static_cast<AssignStmt&>(s);
+        expr(*n.value);
+        assign_target(*n.target);
+        break;
+      }
+      case StmtKind::AugAssign: {
+        auto& n = static_cast<AugAssignStmt&>(s);
+        expr(*n.value);
+        if (n.target->kind == ExprKind::Tuple || n.target->kind == ExprKind::List)
+          fail("SyntaxError", "augmented assignment needs a single target", n.target->span);
+        assign_target(*n.target);
+        break;
+      }
+      case StmtKind::Fn: {
+        auto& n = static_cast<FnDecl&>(s);
+        function(n);
+        n.ref = lookup(n.name);
+        break;
+      }
+      case StmtKind::Class: class_decl(static_cast<ClassDecl&>(s)); break;
+      default: control(s);
+    }
+  }
+
+  void control(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::If: {
+        auto& n = static_cast<IfStmt&>(s);
+        expr(*n.cond);
+        stmts(n.then);
+        stmts(n.otherwise);
+        break;
+      }
+      case StmtKind::While: {
+        auto& n = static_cast<WhileStmt&>(s);
+        expr(*n.cond);
+        loop_body(n.body);
+        break;
+      }
+      case StmtKind::For: {
+        auto& n = static_cast<ForStmt&>(s);
+        expr(*n.iter);
+        bind_pattern(n.target);
+        loop_body(n.body);
+        break;
+      }
+      case StmtKind::Try: {
+        auto& n = static_cast<TryStmt&>(s);
+        stmts(n.body);
+        if (n.catch_name.is_name()) bind_pattern(n.catch_name);
+        stmts(n.handler);
+        stmts(n.finally);
+        break;
+      }
+      case StmtKind::Autocast: {
+        auto& n = static_cast<AutocastStmt&>(s);
+        expr(*n.device);
+        args(n.args);
+        stmts(n.body);
+        break;
+      }
+      case StmtKind::NoGrad: stmts(static_cast<NoGradStmt&>(s).body); break;
+      default: simple(s);
+    }
+  }
+
+  void simple(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Import: bind_pattern(static_cast<ImportStmt&>(s).alias); break;
+      case StmtKind::Return: {
+        if (!scope_->fn) fail("SyntaxError", "'return' outside a function", s.span);
+        auto& n = static_cast<ReturnStmt&>(s);
+        if (n.value) expr(*n.value);
+        break;
+      }
+      case StmtKind::Break:
+      case StmtKind::Continue:
+        if (scope_->loops == 0)
+          fail("SyntaxError", fmt::format("'{}' outside a loop", s.kind == StmtKind::Break ? "break" : "continue"), s.span);
+        break;
+      case StmtKind::Assert: {
+        auto& n = static_cast<AssertStmt&>(s);
+        expr(*n.cond);
+        if (n.message) expr(*n.message);
+        break;
+      }
+      case StmtKind::Raise: {
+        auto& n = static_cast<RaiseStmt&>(s);
+        if (n.value) expr(*n.value);
+        break;
+      }
+      default: break;
+    }
+  }
+
+  void class_decl(ClassDecl& n) {
+    for (auto& d : n.decorators) expr(*d);
+    if (n.base) expr(*n.base);
+    for (auto& f : n.fields)
+      if (f->value) expr(*f->value);
+    for (auto& m : n.methods) function(*m);
+    n.ref = lookup(n.name);
+  }
+
+  void params(FnDecl& fn) {
+    bool seen_default = false;
+    for (auto& p : fn.params) {
+      if (p.default_value) expr(*p.default_value);
+      if (p.kind == Param::Kind::Plain && !p.default_value && seen_default)
+        fail("SyntaxError", fmt::format("parameter '{}' without a default follows one with a default", *p.name), p.span);
+      seen_default |= p.default_value != nullptr;
+    }
+  }
+
+  // Opens the function's scope: parameters take the first slots, then hoisted locals.
+  void function(FnDecl& fn) {
+    for (auto& d : fn.decorators) expr(*d);
+    params(fn);
+    if (fn.is_method && (fn.params.empty() || fn.params[0].kind != Param::Kind::Plain))
+      fail("SyntaxError", fmt::format("method '{}' needs `self` as its first parameter", *fn.name), fn.span);
+    Scope sc;
+    open(sc, Scope::Kind::Function);
+    sc.fn = &fn;
+    Scope* saved = scope_;
+    scope_ = &sc;
+    for (auto& p : fn.params) {
+      if (sc.slots->count(p.name)) fail("SyntaxError", fmt::format("duplicate parameter '{}'", *p.name), p.span);
+      sc.declare(p.name);
+    }
+    hoist(fn.body);
+    stmts(fn.body);
+    fn.num_slots = uint32_t(sc.order->size());
+    scope_ = saved;
+  }
+
+  // Makes `sc` a fresh scope nested in the current one (its maps are its own).
+  void open(Scope& sc, Scope::Kind kind) {
+    sc.kind = kind;
+    sc.parent = scope_;
+    sc.slots = &sc.own;
+    sc.order = &sc.own_order;
+  }
+
+  void list_comp(ListComp& n) {
+    expr(*n.iter);   // evaluated in the enclosing scope, like Python
+    Scope sc;
+    open(sc, Scope::Kind::Comprehension);
+    sc.fn = scope_->fn;
+    Scope* saved = scope_;
+    scope_ = &sc;
+    hoist_pattern(n.target);
+    bind_pattern(n.target);
+    expr(*n.elem);
+    if (n.cond) expr(*n.cond);
+    n.num_slots = uint32_t(sc.order->size());
+    scope_ = saved;
+  }
+
+  // ---- expressions
+  void args(std::vector<Arg>& list) {
+    bool seen_kw = false;
+    for (auto& a : list) {
+      if (a.kind == Arg::Kind::Positional && seen_kw)
+        fail("SyntaxError", "positional argument follows keyword argument", a.value->span);
+      seen_kw |= a.kind == Arg::Kind::Keyword || a.kind == Arg::Kind::KwSplat;
+      expr(*a.value);
+    }
+  }
+
+  void super_ref(SuperExpr& n) {
+    Scope* sc = scope_;
+    if (!sc->fn || !sc->fn->is_method || sc->kind != Scope::Kind::Function)
+      fail("SyntaxError", "'super' is only valid directly inside a method", n.span);
+  }
+
+  void expr(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Name: name(static_cast<NameExpr&>(e)); break;
+      case ExprKind::Attr: expr(*static_cast<AttrExpr&>(e).object); break;
+      case ExprKind::Call: {
+        auto& n = static_cast<CallExpr&>(e);
+        expr(*n.callee);
+        args(n.args);
+        break;
+      }
+      case ExprKind::Index: {
+        auto& n = static_cast<IndexExpr&>(e);
+        expr(*n.object);
+        for (auto& s : n.subs)
+          for (ExprPtr* p : {&s.value, &s.lo, &s.hi, &s.step})
+            if (*p) expr(**p);
+        break;
+      }
+      case ExprKind::Lambda: function(*static_cast<LambdaExpr&>(e).fn); break;
+      case ExprKind::ListComp: list_comp(static_cast<ListComp&>(e)); break;
+      case ExprKind::Super: super_ref(static_cast<SuperExpr&>(e)); break;
+      default: children(e);
+    }
+  }
+
+  void children(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::FStr:
+        for (auto& p : static_cast<FStr&>(e).parts)
+          if (p.expr) expr(*p.expr);
+        break;
+      case ExprKind::List: for (auto& i : static_cast<ListLit&>(e).items) expr(*i); break;
+      case ExprKind::Tuple: for (auto& i : static_cast<TupleLit&>(e).items) expr(*i); break;
+      case ExprKind::Dict:
+        for (auto& [k, v] : static_cast<DictLit&>(e).entries) expr(*k), expr(*v);
+        break;
+      case ExprKind::Unary: expr(*static_cast<UnaryExpr&>(e).operand); break;
+      case ExprKind::Binary: expr(*static_cast<BinaryExpr&>(e).lhs), expr(*static_cast<BinaryExpr&>(e).rhs); break;
+      case ExprKind::Compare: {
+        auto& n = static_cast<CompareExpr&>(e);
+        expr(*n.first);
+        for (auto& [op, rhs] : n.rest) expr(*rhs);
+        break;
+      }
+      case ExprKind::And:
+      case ExprKind::Or: expr(*static_cast<LogicalExpr&>(e).lhs), expr(*static_cast<LogicalExpr&>(e).rhs); break;
+      case ExprKind::Not: expr(*static_cast<NotExpr&>(e).operand); break;
+      case ExprKind::Ternary: {
+        auto& n = static_cast<TernaryExpr&>(e);
+        expr(*n.cond), expr(*n.then), expr(*n.otherwise);
+        break;
+      }
+      case ExprKind::Scale: expr(*static_cast<ScaleExpr&>(e).operand); break;
+      default: break;   // literals
+    }
+  }
+
+  const BuiltinNames& builtins_;
+  Scope root_;
+  Scope* scope_;
+};
+
+}  // namespace
+
+void resolve(Program& prog, ModuleScope& module, const BuiltinNames& builtins) {
+  Resolver(module, builtins).program(prog.body);
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,168 @@
+// Iteration and indexing of built-in sequences (list, tuple, str, range, dict) and of
+// objects with __iter__/__next__/__getitem__/__len__.
+#include <fmt/format.h>
+
+#include "interp/interp.hpp"
+
+namespace amps::interp {
+
+static void iterate_values(const std::vector<Value>& items, const std::function<bool(Value)>& body) {
+  // Index-based: the body may append to the list it walks, like Python.
+  for (size_t i = 0; i < items.size(); ++i)
+    if (!body(items[i])) return;
+}
+
+void Interp::iterate(const Value& it, const Span& where, const std::function<bool(Value)>& body) {
+  if (it.is(ObjKind::Range)) {
+    auto* r = it.as<Range>();
+    for (int64_t i = 0, n = r->size(); i < n; ++i)
+      if (!body(Value(r->start + i * r->step))) return;
+    return;
+  }
+  if (it.is(ObjKind::List)) return iterate_values(it.as<List>()->items, body);
+  if (it.is(ObjKind::Tuple)) return iterate_values(it.as<Tuple>()->items, body);
+  if (it.is(ObjKind::Str)) {
+    for (char c : std::string(it.as<Str>()->value))
+      if (!body(make_str(std::string(1, c)))) return;
+    return;
+  }
+  if (it.is(ObjKind::Dict)) {
+    std::vector<Value> keys;
+    for (auto& [k, v] : it.as<Dict>()->entries) keys.push_back(k);
+    return iterate_values(keys, body);
+  }
+  if (it.is(ObjKind::Iterator)) {
+    Value item;
+    while (it.as<Iterator>()->next(*this, item))
+      if (!body(std::move(item))) return;
+    return;
+  }
+  if (it.is(ObjKind::Instance) || it.is(ObjKind::Opaque)) {
+    Value iter_m = find_attr(it, intern("__iter__"));
+    if (!iter_m.is_undef()) {
+      Value iter = call(iter_m, std::vector<Value>{});
+      Value next_m = find_attr(iter, intern("__next__"));
+      if (next_m.is_undef()) {
+        if (iter.is_obj() && iter.obj() == it.obj()) fail("TypeError", "__iter__ returned an object without __next__", where);
+        return iterate(iter, where, body);
+      }
+      for (;;) {
+        Value item;
+        try {
+          item = call(next_m, std::vector<Value>{});
+        } catch (AmpsError& e) {
+          if (e.kind() == "StopIteration") return;
+          throw;
+        }
+        if (!body(std::move(item))) return;
+      }
+    }
+    Value len_m = find_attr(it, intern("__len__"));
+    Value get_m = find_attr(it, intern("__getitem__"));
+    if (!len_m.is_undef() && !get_m.is_undef()) {
+      int64_t n = call(len_m, std::vector<Value>{}).as_int();
+      for (int64_t i = 0; i < n; ++i)
+        if (!body(call(get_m, {Value(i)}))) return;
+      return;
+    }
+  }
+  fail("TypeError", fmt::format("'{}' object is not iterable", type_name(it)), where);
+}
+
+Value Interp::subscript_value(const Subscript& s) {
+  switch (s.kind) {
+    case Subscript::Kind::Expr: return eval(*s.value);
+    case Subscript::Kind::Ellipsis: return make_str("...");
+    case Subscript::Kind::Slice: {
+      auto opt = [&](const ExprPtr& e) { return e ? eval(*e) : Value(); };
+      return make<SliceObj>(opt(s.lo), opt(s.hi), opt(s.step));
+    }
+  }
+  return Value();
+}
+
+// Python slice bounds for a sequence of length n: (start, stop, step, count).
+struct SliceBounds { int64_t start, stop, step, count; };
+
+static SliceBounds slice_bounds(const SliceObj& s, int64_t n, const Span& where) {
+  auto num = [&](const Value& v, int64_t dflt) {
+    if (v.is_none()) return dflt;
+    if (!v.is_int() && !v.is_bool()) Interp::fail("TypeError", "slice indices must be integers or none, not " + type_name(v), where);
+    return v.as_int();
+  };
+  int64_t step = num(s.step, 1);
+  if (step == 0) Interp::fail("ValueError", "slice step cannot be zero", where);
+  auto clamp = [&](int64_t i, int64_t lo, int64_t hi) {
+    if (i < 0) i += n;
+    return std::max(lo, std::min(hi, i));
+  };
+  int64_t start = s.lo.is_none() ? (step > 0 ? 0 : n - 1) : clamp(num(s.lo, 0), step > 0 ? 0 : -1, step > 0 ? n : n - 1);
+  int64_t stop = s.hi.is_none() ? (step > 0 ? n : -1) : clamp(num(s.hi, 0), step > 0 ? 0 : -1, step > 0 ? n : n - 1);
+  int64_t count = step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
+                           : std::max<int64_t>(0, (start - stop - step - 1) / (-step));
+  return {start, stop, step, count};
+}
+
+template <class Seq>
+static Value index_seq(const Seq& items, const Value& key, const Span& where, const char* what,
+                       const std::function<Value(std::vector<Value>)>& make_seq) {
+  if (key.is(ObjKind::Slice)) {
+    auto b = slice_bounds(*key.as<SliceObj>(), int64_t(items.size()), where);
+    std::vector<Value> out;
+    for (int64_t i = 0; i < b.count; ++i) out.push_back(items[b.start + i * b.step]);
+    return make_seq(std::move(out));
+  }
+  if (!key.is_int() && !key.is_bool()) Interp::fail("TypeError", fmt::format("{} indices must be integers or slices, not {}", what, type_name(key)), where);
+  int64_t i = key.as_int(), n = int64_t(items.size());
+  int64_t j = i < 0 ? i + n : i;
+  if (j < 0 || j >= n) Interp::fail("IndexError", fmt::format("{} index {} is out of range for length {}", what, i, n), where);
+  return items[j];
+}
+
+static Value index_str(const std::string& s, const Value& key, const Span& where) {
+  std::vector<Value> chars;
+  for (char c : s) chars.push_back(make_str(std::string(1, c)));
+  Value r = index_seq(chars, key, where, "string", [](std::vector<Value> v) {
+    std::string out;
+    for (auto& c : v) out += c.as<Str>()->value;
+    return make_str(out);
+  });
+  return r;
+}
+
+Value Interp::index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where) {
+  std::vector<Value> keys;
+  for (auto& s : subs) keys.push_back(subscript_value(s));
+  Value key = keys.size() == 1 ? keys[0] : make_tuple(keys);
+  if (obj.is(ObjKind::List)) return index_seq(obj.as<List>()->items, key, where, "list", make_list);
+  if (obj.is(ObjKind::Tuple)) return index_seq(obj.as<Tuple>()->items, key, where, "tuple", make_tuple);
+  if (obj.is(ObjKind::Str)) return index_str(obj.as<Str>()->value, key, where);
+  if (obj.is(ObjKind::Range)) {
+    auto* r = obj.as<Range>();
+    std::vector<Value> items;
+    for (int64_t i = 0; i < r->size(); ++i) items.push_back(Value(r->start + i * r->step));
+    return index_seq(items, key, where, "range", make_list);
+  }
+  if (obj.is(ObjKind::Dict)) {
+    check_hashable(key);
+    Value* v = obj.as<Dict>()->find(key);
+    if (!v) fail("KeyError", repr(key), where);
+    return *v;
+  }
+  Value m = find_attr(obj, intern("__getitem__"));
+  if (m.is_undef()) fail("TypeError", fmt::format("'{}' object is not subscriptable", type_name(obj)), where);
+  return call(m, {key});
+}
+
+// IndexExpr: obj[subscripts]
+Value Interp::eval_index(const IndexExpr& e) {
+  Value obj = eval(*e.object);
+  try {
+    return index_value(obj, e.subs, e.span);
+  } catch (AmpsError& err) {
+    if (!err.has_span()) err.set_span(e.span);
+    throw;
+  }
+}
+
+}  // namespace amps::interp
