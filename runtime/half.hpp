@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace amps::rt {
 
@@ -57,6 +58,8 @@ struct Half {
   Half() = default;
   Half(float f) : bits(float_to_half_bits(f)) {}
   Half(double d) : Half(float(d)) {}
+  template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  Half(I v) : Half(float(v)) {}
   operator float() const { return half_bits_to_float(bits); }
   static Half from_bits(uint16_t b) { Half h; h.bits = b; return h; }
 };
@@ -66,6 +69,8 @@ struct BFloat16 {
   BFloat16() = default;
   BFloat16(float f) : bits(float_to_bf16_bits(f)) {}
   BFloat16(double d) : BFloat16(float(d)) {}
+  template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  BFloat16(I v) : BFloat16(float(v)) {}
   operator float() const { return bf16_bits_to_float(bits); }
   static BFloat16 from_bits(uint16_t b) { BFloat16 h; h.bits = b; return h; }
 };

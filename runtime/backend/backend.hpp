@@ -1,0 +1,41 @@
+// Backend: the narrow interface every device backend implements, and the per-device-type lookup.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "runtime/context.hpp"
+#include "runtime/ivalue.hpp"
+#include "runtime/op.hpp"
+
+namespace amps::rt {
+
+// What a kernel gets besides its arguments: the calling context (RNG, grad mode) and the device its
+// outputs must be tagged with (xla:0 tensors stay xla:0 even though the CPU backend computes them).
+struct KernelContext {
+  Context& ctx;
+  Device device;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  // Whether [op] has a kernel for inputs of [dtype] here (the AMP layer and tests ask this).
+  virtual bool supports(OpId op, DType dtype) const = 0;
+  // Runs [op]; [args] are complete and on this backend's device; `out=` has been taken out (None).
+  virtual Tensors run(OpId op, Args& args, const KernelContext& kc) = 0;
+  // Device memory for non-host backends; the CPU backend never gets these calls.
+  virtual void* allocate(size_t nbytes, Device device) = 0;
+  virtual void deallocate(void* p, Device device) = 0;
+};
+
+// The backend serving [type]: the CPU backend for cpu/xla/xpu; the CUDA backend (null in a CPU-only
+// build) for cuda.
+Backend* backend_for(DeviceType type);
+// Called once at startup by a CUDA backend that found a usable GPU.
+void register_cuda_backend(Backend* backend);
+// The CPU backend (the reference every other backend is tested against).
+Backend& cpu_backend();
+
+}  // namespace amps::rt

@@ -1,0 +1,6 @@
+// CPU kernels: amp family (being written).
+#include "runtime/backend/cpu/cpu_backend.hpp"
+
+namespace amps::rt::cpu {
+void register_amp_kernels(KernelTable&) {}
+}  // namespace amps::rt::cpu

@@ -1,0 +1,270 @@
+// CPU kernels for broadcasting binary and ternary elementwise ops: arithmetic, comparisons, where,
+// masked_fill, addcmul/addcdiv/lerp, with PyTorch's type promotion and in-place/out rules.
+#include <cmath>
+
+#include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::rt::cpu {
+namespace {
+
+enum class Bin { add, sub, mul, div, div_trunc, div_floor, pow, rem, max, min, eq, ne, lt, le, gt, ge, land, lor };
+
+bool is_bool_result(Bin op) { return op >= Bin::eq; }
+
+template <typename C> C py_mod(C a, C b) {
+  C r;
+  if constexpr (std::is_floating_point_v<C>) r = std::fmod(a, b);
+  else r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+template <typename C> C floor_div(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) return std::floor(a / b);
+  else {
+    C q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  }
+}
+
+template <typename C> C int_pow(C base, C exp) {
+  C r = 1;
+  for (; exp > 0; exp >>= 1, base *= base)
+    if (exp & 1) r *= base;
+  return r;
+}
+
+template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const Tensor& y, Scalar alpha) {
+  using C = compute_t<T>;
+  const C al = alpha.to<C>();
+  switch (op) {
+    case Bin::add: return map2<T, T>(o, x, y, [al](C a, C b) { return C(a + al * b); });
+    case Bin::sub: return map2<T, T>(o, x, y, [al](C a, C b) { return C(a - al * b); });
+    case Bin::mul: return map2<T, T>(o, x, y, [](C a, C b) { return C(a * b); });
+    case Bin::div: return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+    case Bin::div_trunc:
+      if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::trunc(a / b); });
+      else return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+    case Bin::div_floor: return map2<T, T>(o, x, y, [](C a, C b) { return floor_div(a, b); });
+    case Bin::rem: return map2<T, T>(o, x, y, [](C a, C b) { return py_mod(a, b); });
+    case Bin::pow:
+      if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return C(std::pow(a, b)); });
+      else return map2<T, T>(o, x, y, [](C a, C b) { return int_pow(a, b); });
+    case Bin::max: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a > b) ? a : b; });
+    case Bin::min: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a < b) ? a : b; });
+    default: break;
+  }
+  AMPS_ASSERT(false, "not an arithmetic op");
+}
+
+template <typename T> void compare(Bin op, const Tensor& o, const Tensor& x, const Tensor& y) {
+  using C = compute_t<T>;
+  switch (op) {
+    case Bin::eq: return map2<bool, T>(o, x, y, [](C a, C b) { return a == b; });
+    case Bin::ne: return map2<bool, T>(o, x, y, [](C a, C b) { return a != b; });
+    case Bin::lt: return map2<bool, T>(o, x, y, [](C a, C b) { return a < b; });
+    case Bin::le: return map2<bool, T>(o, x, y, [](C a, C b) { return a <= b; });
+    case Bin::gt: return map2<bool, T>(o, x, y, [](C a, C b) { return a > b; });
+    case Bin::ge: return map2<bool, T>(o, x, y, [](C a, C b) { return a >= b; });
+    case Bin::land: return map2<bool, T>(o, x, y, [](C a, C b) { return a != C(0) && b != C(0); });
+    case Bin::lor: return map2<bool, T>(o, x, y, [](C a, C b) { return a != C(0) || b != C(0); });
+    default: break;
+  }
+  AMPS_ASSERT(false, "not a comparison op");
+}
+
+// The dtype the op computes in: PyTorch's result type, floats for true division of integers.
+DType compute_dtype_for(Bin op, const Tensor& x, const Tensor& y) {
+  DType dt = result_type({&x, &y});
+  if (op == Bin::div && !is_floating(dt)) dt = DType::float32;
+  return dt;
+}
+
+void check_operands(Bin op, OpId id, DType dt, const Tensor& y) {
+  AMPS_CHECK(!(op == Bin::sub && dt == DType::bool_), "Subtraction, the `-` operator, with two bool tensors is "
+             "not supported. Use the `^` or `logical_xor()` operator instead.");
+  bool int_div = !is_floating(dt) && (op == Bin::div_trunc || op == Bin::div_floor || op == Bin::rem);
+  if (int_div) {
+    Tensor zero = Tensor::empty(y.sizes(), DType::bool_, y.device());
+    compare<int64_t>(Bin::eq, zero, cast(y, DType::int64), Tensor::scalar(int64_t(0)));
+    for (double v : zero.to_doubles()) AMPS_CHECK_KIND("ZeroDivisionError", v == 0, "ZeroDivisionError");
+  }
+  (void)id;
+}
+
+// Checks that an in-place result of [dt] and [shape] fits [self] (PyTorch's messages).
+void check_inplace(OpId id, const Tensor& self, DType dt, const Dims& shape) {
+  AMPS_CHECK(shape == self.sizes(), "{}: output with shape {} doesn't match the broadcast shape {}", op_name(id),
+             format_shape(self.sizes()), format_shape(shape));
+  bool ok = !(is_floating(dt) && !is_floating(self.dtype())) && !(dt != DType::bool_ && self.dtype() == DType::bool_);
+  AMPS_CHECK(ok, "{}: result type {} can't be cast to the desired output type {}", op_name(id), dtype_name(dt),
+             dtype_name(self.dtype()));
+}
+
+Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
+  Tensor x = a.tensor(0), y = a.tensor(1);
+  const DType dt = compute_dtype_for(op, x, y);
+  check_operands(op, a.op(), dt, y);
+  const Dims shape = broadcast_pair(x, y, op_name(a.op()));
+  const DType out_dt = is_bool_result(op) ? DType::bool_ : dt;
+  if (inplace) check_inplace(a.op(), x, out_dt, shape);
+  const bool direct = inplace && out_dt == x.dtype();
+  Tensor out = direct ? x : Tensor::empty(shape, out_dt, kc.device);
+  Tensor xc = cast(x, dt), yc = cast(y, dt);
+  AMPS_DISPATCH_ALL(dt, T, [&] {
+    if (is_bool_result(op)) compare<T>(op, out, xc, yc);
+    else arith<T>(op, out, xc, yc, alpha);
+  });
+  if (inplace && !direct) copy_into(x, out);
+  return inplace ? x : out;
+}
+
+Bin div_kind(const ArgReader& a, size_t i) {
+  std::optional<std::string> mode = a.opt_str(i);
+  if (!mode) return Bin::div;
+  if (*mode == "trunc") return Bin::div_trunc;
+  if (*mode == "floor") return Bin::div_floor;
+  AMPS_FAIL("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", *mode);
+}
+
+#define AMPS_BINARY_KERNEL(name, kind, inplace)                                          \
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) {                        \
+    return {binary(kind, a, kc, inplace)};                                               \
+  }
+AMPS_BINARY_KERNEL(mul, Bin::mul, false)
+AMPS_BINARY_KERNEL(mul_, Bin::mul, true)
+AMPS_BINARY_KERNEL(pow, Bin::pow, false)
+AMPS_BINARY_KERNEL(pow_, Bin::pow, true)
+AMPS_BINARY_KERNEL(remainder, Bin::rem, false)
+AMPS_BINARY_KERNEL(floor_divide, Bin::div_floor, false)
+AMPS_BINARY_KERNEL(maximum, Bin::max, false)
+AMPS_BINARY_KERNEL(minimum, Bin::min, false)
+AMPS_BINARY_KERNEL(eq, Bin::eq, false)
+AMPS_BINARY_KERNEL(ne, Bin::ne, false)
+AMPS_BINARY_KERNEL(lt, Bin::lt, false)
+AMPS_BINARY_KERNEL(le, Bin::le, false)
+AMPS_BINARY_KERNEL(gt, Bin::gt, false)
+AMPS_BINARY_KERNEL(ge, Bin::ge, false)
+AMPS_BINARY_KERNEL(logical_and, Bin::land, false)
+AMPS_BINARY_KERNEL(logical_or, Bin::lor, false)
+#undef AMPS_BINARY_KERNEL
+
+Tensors k_add(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::add, a, kc, false, a.scalar(2))}; }
+Tensors k_add_(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::add, a, kc, true, a.scalar(2))}; }
+Tensors k_sub(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::sub, a, kc, false, a.scalar(2))}; }
+Tensors k_sub_(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::sub, a, kc, true, a.scalar(2))}; }
+Tensors k_div(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, false)}; }
+Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, true)}; }
+
+// ---- ternary ops ----
+
+enum class Tern { addcmul, addcdiv, lerp, where };
+
+template <typename T> void ternary_apply(Tern op, const Tensor& o, const Tensor& x, const Tensor& y,
+                                         const Tensor& z, Scalar value) {
+  using C = compute_t<T>;
+  const C v = value.to<C>();
+  switch (op) {
+    case Tern::addcmul: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * b * c); });
+    case Tern::addcdiv: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * (b / c)); });
+    case Tern::lerp:
+      return map3<T, T>(o, x, y, z, [](C a, C e, C w) {
+        return std::abs(double(w)) < 0.5 ? C(a + w * (e - a)) : C(e - (e - a) * (C(1) - w));
+      });
+    case Tern::where: return map3<T, T>(o, x, y, z, [](C c, C a, C b) { return c != C(0) ? a : b; });
+  }
+}
+
+// out = op(x, y, z) broadcasting all three; [x] is the in-place target when [inplace].
+Tensor ternary(Tern op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar value) {
+  Tensor x = a.tensor(0), y = a.tensor(1), z = a.tensor(2);
+  DType dt = result_type({&x, &y, &z});
+  AMPS_CHECK(!(op == Tern::addcdiv && !is_floating(dt)), "Integer division with addcdiv is no longer supported, "
+             "and in a future release addcdiv will perform a true division of tensor1 and tensor2.");
+  AMPS_CHECK(op != Tern::lerp || is_floating(dt), "lerp: expected floating point tensors, got {}", dtype_name(dt));
+  Dims shape = broadcast_shapes(broadcast_pair(x, y, op_name(a.op())), z.sizes(), op_name(a.op()));
+  if (inplace) check_inplace(a.op(), x, dt, shape);
+  bool direct = inplace && dt == x.dtype();
+  Tensor out = direct ? x : Tensor::empty(shape, dt, kc.device);
+  Tensor xc = cast(x, dt), yc = cast(y, dt), zc = cast(z, dt);
+  AMPS_DISPATCH_ALL(dt, T, [&] { ternary_apply<T>(op, out, xc, yc, zc, value); });
+  if (inplace && !direct) copy_into(x, out);
+  return inplace ? x : out;
+}
+
+Tensors k_addcmul(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcmul, a, kc, false, a.scalar(3))}; }
+Tensors k_addcmul_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcmul, a, kc, true, a.scalar(3))}; }
+Tensors k_addcdiv(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcdiv, a, kc, false, a.scalar(3))}; }
+Tensors k_addcdiv_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcdiv, a, kc, true, a.scalar(3))}; }
+Tensors k_lerp(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::lerp, a, kc, false, 1.0)}; }
+Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::lerp, a, kc, true, 1.0)}; }
+
+Tensors k_where(const ArgReader& a, const KernelContext& kc) {
+  Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
+  AMPS_CHECK(c.dtype() == DType::bool_, "where expected condition to be a boolean tensor, but got a tensor with "
+             "dtype {}", dtype_name(c.dtype()));
+  DType dt = result_type({&x, &y});
+  Dims shape = broadcast_shapes(broadcast_pair(c, x, "where"), y.sizes(), "where");
+  Tensor out = Tensor::empty(shape, dt, kc.device);
+  Tensor cc = cast(c, dt), xc = cast(x, dt), yc = cast(y, dt);
+  AMPS_DISPATCH_ALL(dt, T, [&] { ternary_apply<T>(Tern::where, out, cc, xc, yc, 0.0); });
+  return {out};
+}
+
+Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
+  Tensor x = a.tensor(0), m = a.tensor(1);
+  Scalar v = a.scalar(2);
+  AMPS_CHECK(m.dtype() == DType::bool_, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+             dtype_name(m.dtype()));
+  Dims shape = broadcast_pair(x, m, "masked_fill");
+  if (inplace) check_inplace(a.op(), x, x.dtype(), shape);
+  Tensor out = inplace ? x : Tensor::empty(shape, x.dtype(), kc.device);
+  Tensor mc = cast(m, x.dtype()), fill_value = Tensor::scalar(v, x.dtype());
+  AMPS_DISPATCH_ALL(x.dtype(), T, [&] { ternary_apply<T>(Tern::where, out, mc, fill_value, x, 0.0); });
+  return out;
+}
+
+Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
+Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
+
+}  // namespace
+
+void register_binary_kernels(KernelTable& t) {
+  t.add(OpId::add, k_add);
+  t.add(OpId::add_, k_add_);
+  t.add(OpId::sub, k_sub);
+  t.add(OpId::sub_, k_sub_);
+  t.add(OpId::mul, k_mul);
+  t.add(OpId::mul_, k_mul_);
+  t.add(OpId::div, k_div);
+  t.add(OpId::div_, k_div_);
+  t.add(OpId::pow, k_pow);
+  t.add(OpId::pow_, k_pow_);
+  t.add(OpId::remainder, k_remainder, kNumericDTypes);
+  t.add(OpId::floor_divide, k_floor_divide, kNumericDTypes);
+  t.add(OpId::maximum, k_maximum);
+  t.add(OpId::minimum, k_minimum);
+  t.add(OpId::eq, k_eq);
+  t.add(OpId::ne, k_ne);
+  t.add(OpId::lt, k_lt);
+  t.add(OpId::le, k_le);
+  t.add(OpId::gt, k_gt);
+  t.add(OpId::ge, k_ge);
+  t.add(OpId::logical_and, k_logical_and);
+  t.add(OpId::logical_or, k_logical_or);
+  t.add(OpId::addcmul, k_addcmul);
+  t.add(OpId::addcmul_, k_addcmul_);
+  t.add(OpId::addcdiv, k_addcdiv);
+  t.add(OpId::addcdiv_, k_addcdiv_);
+  t.add(OpId::lerp, k_lerp, kFloatDTypes);
+  t.add(OpId::lerp_, k_lerp_, kFloatDTypes);
+  t.add(OpId::where, k_where);
+  t.add(OpId::masked_fill, k_masked_fill);
+  t.add(OpId::masked_fill_, k_masked_fill_);
+}
+
+}  // namespace amps::rt::cpu

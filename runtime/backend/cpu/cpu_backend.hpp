@@ -1,0 +1,58 @@
+// The CPU backend (also serving the emulated xla/xpu devices): a kernel table indexed by OpId.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "runtime/arg_reader.hpp"
+#include "runtime/backend/backend.hpp"
+
+namespace amps::rt::cpu {
+
+// A CPU kernel: reads its arguments, allocates outputs on kc.device, returns them in schema order.
+using Kernel = Tensors (*)(const ArgReader& a, const KernelContext& kc);
+
+// dtype sets for registration.
+constexpr uint32_t dtype_bit(DType t) { return 1u << uint32_t(t); }
+inline constexpr uint32_t kAllDTypes = (1u << dtype_count) - 1;
+inline constexpr uint32_t kFloatDTypes = dtype_bit(DType::float64) | dtype_bit(DType::float32) |
+                                         dtype_bit(DType::float16) | dtype_bit(DType::bfloat16);
+inline constexpr uint32_t kNumericDTypes = kAllDTypes & ~dtype_bit(DType::bool_);
+inline constexpr uint32_t kF32F64 = dtype_bit(DType::float64) | dtype_bit(DType::float32);
+
+class KernelTable {
+ public:
+  // Registers [fn] for [op] and the input dtypes in [dtypes]. Registering an op twice is a bug.
+  void add(OpId op, Kernel fn, uint32_t dtypes = kAllDTypes);
+  Kernel get(OpId op) const { return entries_[size_t(op)].fn; }
+  bool supports(OpId op, DType t) const {
+    const Entry& e = entries_[size_t(op)];
+    return e.fn != nullptr && (e.dtypes & dtype_bit(t)) != 0;
+  }
+
+ private:
+  struct Entry {
+    Kernel fn = nullptr;
+    uint32_t dtypes = 0;
+  };
+  std::array<Entry, size_t(op_count)> entries_{};
+};
+
+// Each kernel file registers its family here (explicit calls: a static library would drop files
+// that only contain self-registering globals).
+void register_copy_kernels(KernelTable& t);
+void register_binary_kernels(KernelTable& t);
+void register_unary_kernels(KernelTable& t);
+void register_reduce_kernels(KernelTable& t);
+void register_shape_kernels(KernelTable& t);
+void register_index_kernels(KernelTable& t);
+void register_random_kernels(KernelTable& t);
+void register_matmul_kernels(KernelTable& t);
+void register_conv_kernels(KernelTable& t);
+void register_pool_kernels(KernelTable& t);
+void register_norm_kernels(KernelTable& t);
+void register_loss_kernels(KernelTable& t);
+void register_linalg_kernels(KernelTable& t);
+void register_amp_kernels(KernelTable& t);
+
+}  // namespace amps::rt::cpu

@@ -1,0 +1,165 @@
+// Elementwise loop machinery for CPU kernels: broadcast-aware strided iteration over up to 4 operands,
+// dim coalescing, OpenMP over large ranges, and chunked typed maps that compute half types in float.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "runtime/error.hpp"
+#include "runtime/tensor.hpp"
+
+namespace amps::rt::cpu {
+
+// Elementwise work below this many elements runs on the calling thread: starting an OpenMP team costs
+// microseconds, which would dominate small ops.
+inline constexpr int64_t kParallelGrain = 32768;
+
+// Runs fn(begin, end) over [0, n) split into contiguous ranges, one per thread when n >= grain.
+template <typename F> void parallel_for(int64_t n, int64_t grain, F&& fn) {
+  if (n <= 0) return;
+  if (n < grain || omp_get_max_threads() == 1 || omp_in_parallel()) {
+    fn(int64_t(0), n);
+    return;
+  }
+  int64_t nthreads = std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / grain);
+#pragma omp parallel num_threads(int(nthreads))
+  {
+    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    int64_t chunk = (n + nt - 1) / nt;
+    int64_t b = t * chunk, e = std::min(n, b + chunk);
+    if (b < e) fn(b, e);
+  }
+}
+
+inline constexpr int kMaxOperands = 4;
+
+// Iteration plan: operand 0 is the output; inputs are broadcast to its shape (stride 0). Dims are
+// coalesced where every operand is dense across them, so contiguous tensors become one flat run.
+struct LoopPlan {
+  int nops = 0;
+  Dims shape;                                          // innermost last
+  std::vector<std::array<int64_t, kMaxOperands>> strides;  // bytes, per dim per operand
+  std::array<char*, kMaxOperands> base{};
+  int64_t numel = 1;
+};
+
+LoopPlan make_loop_plan(const Tensor& out, std::initializer_list<const Tensor*> inputs);
+
+// Calls fn(char* ptrs[], const int64_t strides[], int64_t n) for each innermost run of [p] that falls
+// in the flat element range [begin, end).
+template <typename F> void for_each_run_range(const LoopPlan& p, int64_t begin, int64_t end, F& fn) {
+  const int nd = int(p.shape.size());
+  std::array<int64_t, kMaxOperands> inner{};
+  if (nd > 0) inner = p.strides[size_t(nd - 1)];
+  if (nd == 0) {
+    std::array<char*, kMaxOperands> ptrs = p.base;
+    fn(ptrs.data(), inner.data(), int64_t(1));
+    return;
+  }
+  std::vector<int64_t> idx(static_cast<size_t>(nd));
+  int64_t rem = begin;
+  for (int d = nd - 1; d >= 0; --d) {
+    idx[size_t(d)] = rem % p.shape[size_t(d)];
+    rem /= p.shape[size_t(d)];
+  }
+  while (begin < end) {
+    std::array<char*, kMaxOperands> ptrs = p.base;
+    for (int d = 0; d < nd; ++d)
+      for (int k = 0; k < p.nops; ++k) ptrs[size_t(k)] += idx[size_t(d)] * p.strides[size_t(d)][size_t(k)];
+    int64_t n = std::min(p.shape[size_t(nd - 1)] - idx[size_t(nd - 1)], end - begin);
+    fn(ptrs.data(), inner.data(), n);
+    begin += n;
+    idx[size_t(nd - 1)] += n;
+    for (int d = nd - 1; d > 0 && idx[size_t(d)] == p.shape[size_t(d)]; --d) {
+      idx[size_t(d)] = 0;
+      ++idx[size_t(d - 1)];
+    }
+  }
+}
+
+// Runs [fn] over every run of [p], in parallel when the plan is large.
+template <typename F> void for_each_run(const LoopPlan& p, F&& fn) {
+  parallel_for(p.numel, kParallelGrain, [&](int64_t b, int64_t e) { for_each_run_range(p, b, e, fn); });
+}
+
+// ---- typed chunk helpers: compute type C (float for half types), storage type T ----
+
+inline constexpr int64_t kChunk = 256;
+
+// Loads n elements of T at [p] with byte stride [s] into buf as C; returns a pointer to C values, which
+// is [p] itself when no conversion or gather is needed.
+template <typename T, typename C> const C* load_chunk(const char* p, int64_t s, int64_t n, C* buf) {
+  if constexpr (std::is_same_v<T, C>) {
+    if (s == int64_t(sizeof(T))) return reinterpret_cast<const C*>(p);
+  }
+  if (s == 0) {
+    std::fill(buf, buf + n, C(*reinterpret_cast<const T*>(p)));
+    return buf;
+  }
+  if constexpr (std::is_same_v<T, Half> && std::is_same_v<C, float>) {
+    if (s == 2) { convert_half_to_float(reinterpret_cast<const Half*>(p), buf, n); return buf; }
+  }
+  if constexpr (std::is_same_v<T, BFloat16> && std::is_same_v<C, float>) {
+    if (s == 2) { convert_bf16_to_float(reinterpret_cast<const BFloat16*>(p), buf, n); return buf; }
+  }
+  for (int64_t i = 0; i < n; ++i) buf[i] = C(*reinterpret_cast<const T*>(p + i * s));
+  return buf;
+}
+
+// Stores n C values into T at [p] with byte stride [s].
+template <typename T, typename C> void store_chunk(const C* buf, char* p, int64_t s, int64_t n) {
+  if constexpr (std::is_same_v<T, Half> && std::is_same_v<C, float>) {
+    if (s == 2) { convert_float_to_half(buf, reinterpret_cast<Half*>(p), n); return; }
+  }
+  if constexpr (std::is_same_v<T, BFloat16> && std::is_same_v<C, float>) {
+    if (s == 2) { convert_float_to_bf16(buf, reinterpret_cast<BFloat16*>(p), n); return; }
+  }
+  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p + i * s) = T(buf[i]);
+}
+
+// out[i] = op(in0[i], ..., in{N-1}[i]) over one run: inputs of storage type TIn computed in
+// compute_t<TIn>, results stored as TOut. The inner loop is over plain arrays so it vectorises.
+template <typename TOut, typename TIn, int N, typename Op>
+void map_run(char** ptrs, const int64_t* s, int64_t n, Op& op) {
+  using C = compute_t<TIn>;
+  using R = compute_t<TOut>;
+  C inbuf[N][kChunk];
+  R outbuf[kChunk];
+  for (int64_t off = 0; off < n; off += kChunk) {
+    const int64_t m = std::min(kChunk, n - off);
+    const C* in[N];
+    for (int k = 0; k < N; ++k) in[k] = load_chunk<TIn, C>(ptrs[k + 1] + off * s[k + 1], s[k + 1], m, inbuf[k]);
+    const bool direct = std::is_same_v<TOut, R> && s[0] == int64_t(sizeof(TOut));
+    R* out = direct ? reinterpret_cast<R*>(ptrs[0] + off * s[0]) : outbuf;
+    for (int64_t i = 0; i < m; ++i) {
+      if constexpr (N == 1) out[i] = R(op(in[0][i]));
+      else if constexpr (N == 2) out[i] = R(op(in[0][i], in[1][i]));
+      else out[i] = R(op(in[0][i], in[1][i], in[2][i]));
+    }
+    if (!direct) store_chunk<TOut, R>(outbuf, ptrs[0] + off * s[0], s[0], m);
+  }
+}
+
+// out = op(a), op(a, b), op(a, b, c) elementwise with inputs broadcast to out's shape. All inputs share
+// storage type TIn (callers cast mixed dtypes to the common dtype first); results are stored as TOut.
+template <typename TOut, typename TIn, typename Op> void map1(const Tensor& out, const Tensor& a, Op op) {
+  LoopPlan p = make_loop_plan(out, {&a});
+  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 1>(ptrs, s, m, op); });
+}
+
+template <typename TOut, typename TIn, typename Op>
+void map2(const Tensor& out, const Tensor& a, const Tensor& b, Op op) {
+  LoopPlan p = make_loop_plan(out, {&a, &b});
+  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 2>(ptrs, s, m, op); });
+}
+
+template <typename TOut, typename TIn, typename Op>
+void map3(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, Op op) {
+  LoopPlan p = make_loop_plan(out, {&a, &b, &c});
+  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 3>(ptrs, s, m, op); });
+}
+
+}  // namespace amps::rt::cpu
