@@ -1,0 +1,89 @@
+// Baseline for amps' mm: times the raw oneDNN matmul primitive (f32, bf16) and prints JSON lines.
+//
+// Usage: dnnl_mm_raw [threads=2]. Each primitive is created once; one warm-up run, then repeats
+// until ~1 s or 50 runs (at least 5); the median time gives GFLOP/s = 2*n^3 / t. A dtype this
+// CPU has no oneDNN kernel for prints "gflops":null with the reason.
+#include <dnnl.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+const char* name_of(dt t) { return t == dt::f32 ? "f32" : "bf16"; }
+
+// An n x n matrix of type 't' filled with uniform [-1, 1) values (converted by a reorder).
+dnnl::memory random_matrix(const dnnl::engine& eng, dnnl::stream& s, int64_t n, dt t, unsigned seed) {
+  dnnl::memory::desc f32_md({n, n}, dt::f32, tag::ab);
+  dnnl::memory src(f32_md, eng), dst({{n, n}, t, tag::ab}, eng);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  float* p = static_cast<float*>(src.get_data_handle());
+  for (int64_t i = 0; i < n * n; ++i) p[i] = u(rng);
+  dnnl::reorder(src, dst).execute(s, src, dst);
+  s.wait();
+  return dst;
+}
+
+double median_seconds(const dnnl::matmul& mm, dnnl::stream& s,
+                      const std::unordered_map<int, dnnl::memory>& args) {
+  using clock = std::chrono::steady_clock;
+  mm.execute(s, args);  // warm-up: first touch, kernel caches
+  s.wait();
+  std::vector<double> t;
+  const auto start = clock::now();
+  while (t.size() < 5 || (t.size() < 50 && std::chrono::duration<double>(clock::now() - start).count() < 1.0)) {
+    const auto t0 = clock::now();
+    mm.execute(s, args);
+    s.wait();
+    t.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// One JSON line for C[n,n] = A·B with A, B, C all of type 't'.
+void bench_one(const dnnl::engine& eng, dnnl::stream& s, int64_t n, dt t) {
+  dnnl::memory::desc md({n, n}, t, tag::ab);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(md, md, md), eng);
+  } catch (const dnnl::error& e) {
+    std::printf("{\"op\":\"mm\",\"dtype\":\"%s\",\"n\":%lld,\"gflops\":null,\"error\":\"%s\"}\n",
+                name_of(t), static_cast<long long>(n), "no oneDNN kernel on this CPU");
+    return;
+  }
+  dnnl::matmul mm(pd);
+  dnnl::memory a = random_matrix(eng, s, n, t, 1), b = random_matrix(eng, s, n, t, 2), c(md, eng);
+  const double sec = median_seconds(mm, s, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+  std::printf("{\"op\":\"mm\",\"dtype\":\"%s\",\"n\":%lld,\"gflops\":%.2f,\"impl\":\"%s\",\"threads\":%d}\n",
+              name_of(t), static_cast<long long>(n), 2.0 * n * n * n / sec * 1e-9, pd.impl_info_str(),
+              omp_get_max_threads());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  omp_set_num_threads(argc > 1 ? std::atoi(argv[1]) : 2);
+  try {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    for (dt t : {dt::f32, dt::bf16})
+      for (int64_t n : {512, 1024, 2048}) bench_one(eng, s, n, t);
+  } catch (const dnnl::error& e) {
+    std::fprintf(stderr, "dnnl_mm_raw: oneDNN error %d: %s\n", static_cast<int>(e.status), e.what());
+    return 1;
+  }
+  return 0;
+}
