@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "interp/operators.hpp"
 
@@ -161,7 +162,8 @@ bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where
   }
   if (cls.is(ObjKind::Class)) return v.is(ObjKind::Instance) && v.as<Instance>()->cls->is_subclass_of(cls.as<Class>());
   if (cls.is(ObjKind::Native)) {
-    return type_name(v) == cls.as<Native>()->name;
+    const std::string& name = cls.as<Native>()->name;
+    return type_name(v) == name || (name == "int" && v.is_bool());   // bool is an int, as in Python
   }
   Interp::fail("TypeError", "isinstance() arg 2 must be a class, a type or a tuple of them", where);
 }
@@ -228,7 +230,10 @@ Value b_round(Interp& in, CallArgs& a) {
     return Value(int64_t(f));
   }
   if (v.is_int()) return v;
-  double scale = std::pow(10.0, double(r.int_or(1, 0)));
+  int64_t nd = r.int_or(1, 0);
+  // Correctly rounded like Python: decimal rounding of the exact binary value (2.675 -> 2.67).
+  if (nd >= 0 && nd <= 300 && std::isfinite(d)) return Value(std::strtod(fmt::format("{:.{}f}", d, nd).c_str(), nullptr));
+  double scale = std::pow(10.0, double(nd));
   return Value(std::nearbyint(d * scale) / scale);
 }
 
