@@ -170,7 +170,7 @@ void Interp::set_item(const Value& obj, const std::vector<Subscript>& subs, Valu
   }
   if (obj.is(ObjKind::Dict)) {
     Value key = eval(*subs[0].value);
-    check_hashable(key);
+    try { check_hashable(key); } catch (AmpsError& e) { e.set_span(subs[0].value->span); throw; }
     obj.as<Dict>()->set(key, std::move(v));
     return;
   }

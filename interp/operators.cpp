@@ -230,7 +230,7 @@ static bool contains(Interp& in, const Value& container, const Value& item, cons
     return container.as<Str>()->value.find(item.as<Str>()->value) != std::string::npos;
   }
   if (container.is(ObjKind::Dict)) {
-    check_hashable(item);
+    try { check_hashable(item); } catch (AmpsError& e) { e.set_span(where); throw; }
     return container.as<Dict>()->find(item) != nullptr;
   }
   if (container.is(ObjKind::Instance)) {
