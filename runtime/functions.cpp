@@ -40,6 +40,12 @@ Tensor lt(const Tensor& a, const Tensor& b) { return call_op(O::lt, a, b); }
 Tensor le(const Tensor& a, const Tensor& b) { return call_op(O::le, a, b); }
 Tensor gt(const Tensor& a, const Tensor& b) { return call_op(O::gt, a, b); }
 Tensor ge(const Tensor& a, const Tensor& b) { return call_op(O::ge, a, b); }
+Tensor eq(const Tensor& a, Scalar b) { return call_op(O::eq, a, b); }
+Tensor ne(const Tensor& a, Scalar b) { return call_op(O::ne, a, b); }
+Tensor lt(const Tensor& a, Scalar b) { return call_op(O::lt, a, b); }
+Tensor le(const Tensor& a, Scalar b) { return call_op(O::le, a, b); }
+Tensor gt(const Tensor& a, Scalar b) { return call_op(O::gt, a, b); }
+Tensor ge(const Tensor& a, Scalar b) { return call_op(O::ge, a, b); }
 Tensor neg(const Tensor& a) { return call_op(O::neg, a); }
 Tensor abs(const Tensor& a) { return call_op(O::abs, a); }
 Tensor sqrt(const Tensor& a) { return call_op(O::sqrt, a); }

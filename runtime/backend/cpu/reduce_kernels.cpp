@@ -1,6 +1,337 @@
-// CPU kernels: reduce family (being written).
+// CPU reduction kernels: sum/mean/prod, max/min(+indices), amax/amin, argmax/argmin, var/std, norm,
+// logsumexp, all/any, cumsum. Inputs are viewed as [outer, inner] rows with the reduced dims innermost;
+// half types accumulate in float and floats are summed per chunk then in double (PyTorch-like accuracy).
+#include <cmath>
+#include <limits>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
-void register_reduce_kernels(KernelTable&) {}
+namespace {
+
+// The input as contiguous rows [outer, inner] (kept dims first, reduced dims last) plus output shape.
+struct Rows {
+  Tensor rows;
+  int64_t outer = 1, inner = 1;
+  Dims out_shape;
+};
+
+std::vector<bool> reduced_mask(const Tensor& x, const std::optional<Dims>& dims) {
+  const int64_t nd = x.dim();
+  std::vector<bool> mask(size_t(nd), !dims || dims->empty());
+  if (dims)
+    for (int64_t d : *dims) {
+      size_t w = size_t(wrap_dim(d, nd));
+      AMPS_CHECK(nd == 0 || !mask[w] || dims->empty(), "dim {} appears multiple times in the list of dims", w);
+      if (nd > 0) mask[w] = true;
+    }
+  return mask;
+}
+
+Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
+  std::vector<bool> mask = reduced_mask(x, dims);
+  Rows r;
+  Dims perm, tail;
+  for (size_t d = 0; d < mask.size(); ++d) {
+    (mask[d] ? tail : perm).push_back(int64_t(d));
+    if (mask[d]) r.inner *= x.sizes()[d];
+    else r.outer *= x.sizes()[d];
+    if (!mask[d]) r.out_shape.push_back(x.sizes()[d]);
+    else if (keepdim) r.out_shape.push_back(1);
+  }
+  perm.insert(perm.end(), tail.begin(), tail.end());
+  r.rows = contiguous(native::permute(x, perm));
+  return r;
+}
+
+template <typename T, typename F> void for_rows(const Rows& r, F&& f) {
+  const T* base = r.rows.template data<T>();
+  int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r.inner, 1));
+  parallel_for(r.outer, grain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) f(i, base + i * r.inner);
+  });
+}
+
+// Calls g(values, count, offset) over one row in compute-type chunks.
+template <typename T, typename G> void visit_row(const T* p, int64_t n, G&& g) {
+  using C = compute_t<T>;
+  C buf[kChunk];
+  for (int64_t off = 0; off < n; off += kChunk) {
+    int64_t m = std::min(kChunk, n - off);
+    g(load_chunk<T, C>(reinterpret_cast<const char*>(p + off), int64_t(sizeof(T)), m, buf), m, off);
+  }
+}
+
+// Sum of one chunk: float lanes for floats (vectorises), then widened by the caller.
+template <typename C> auto chunk_sum(const C* v, int64_t m) {
+  if constexpr (std::is_same_v<C, float>) {
+    float lanes[8] = {};
+    int64_t i = 0;
+    for (; i + 8 <= m; i += 8)
+      for (int k = 0; k < 8; ++k) lanes[k] += v[i + k];
+    double s = 0;
+    for (; i < m; ++i) s += v[i];
+    for (float l : lanes) s += l;
+    return s;
+  } else {
+    acc_t<C> s = 0;
+    for (int64_t i = 0; i < m; ++i) s += acc_t<C>(v[i]);
+    return s;
+  }
+}
+
+template <typename T> auto row_sum(const T* p, int64_t n) {
+  using A = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>;
+  A s = 0;
+  visit_row(p, n, [&](const compute_t<T>* v, int64_t m, int64_t) { s += A(chunk_sum(v, m)); });
+  return s;
+}
+
+// Writes f(row) as OutT for each row into a new tensor of r.out_shape.
+template <typename T, typename OutT, typename F> Tensor reduce_to(const Rows& r, DType out_dt, Device dev, F f) {
+  Tensor out = Tensor::empty(r.out_shape, out_dt, dev);
+  OutT* o = out.data<OutT>();
+  for_rows<T>(r, [&](int64_t i, const T* p) { o[i] = OutT(f(p, r.inner)); });
+  return out;
+}
+
+DType sum_dtype(const Tensor& x, std::optional<DType> requested) {
+  if (requested) return *requested;
+  return is_floating(x.dtype()) ? x.dtype() : DType::int64;
+}
+
+// sum/mean: reduce in the input's compute type, then convert to the output dtype.
+Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
+  Tensor xin = is_floating(out_dt) && !is_floating(x.dtype()) ? cast(x, out_dt) : x;
+  Rows r = make_rows(xin, dims, keepdim);
+  const double scale = mean ? 1.0 / double(r.inner) : 1.0;
+  return AMPS_DISPATCH_ALL(xin.dtype(), T, [&] {
+    return AMPS_DISPATCH_ALL(out_dt, O, [&] {
+      return reduce_to<T, O>(r, out_dt, dev, [scale](const T* p, int64_t n) {
+        auto s = row_sum(p, n);
+        if constexpr (std::is_floating_point_v<decltype(s)>) return s * scale;
+        else return s;
+      });
+    });
+  });
+}
+
+Tensors k_sum(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  return {sum_like(x, a.opt_ints(1), a.boolean(2), sum_dtype(x, a.opt_dtype(3)), kc.device, false)};
+}
+
+Tensors k_mean(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  DType dt = a.opt_dtype(3).value_or(x.dtype());
+  AMPS_CHECK(is_floating(dt), "mean(): could not infer output dtype. Input dtype must be either a floating point "
+             "or complex dtype. Got: {}", dtype_name(dt));
+  return {sum_like(x, a.opt_ints(1), a.boolean(2), dt, kc.device, true)};
+}
+
+Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  std::optional<int64_t> d = a.opt_i64(1);
+  DType out_dt = sum_dtype(x, a.opt_dtype(3));
+  Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    return AMPS_DISPATCH_ALL(out_dt, O, [&] {
+      return reduce_to<T, O>(r, out_dt, kc.device, [](const T* p, int64_t n) {
+        acc_t<compute_t<T>> s = 1;
+        for (int64_t i = 0; i < n; ++i) s *= acc_t<compute_t<T>>(compute_t<T>(p[i]));
+        return s;
+      });
+    });
+  })};
+}
+
+// Index of the first extreme element of a row (NaN counts as the extreme, as in PyTorch).
+template <typename T> int64_t arg_extreme(const T* p, int64_t n, bool want_max) {
+  using C = compute_t<T>;
+  int64_t best = 0;
+  C bv = C(p[0]);
+  for (int64_t i = 1; i < n; ++i) {
+    C v = C(p[i]);
+    if (bv != bv) break;
+    if (v != v || (want_max ? v > bv : v < bv)) {
+      bv = v;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void check_nonempty(const Rows& r, OpId op) {
+  AMPS_CHECK(r.inner > 0 || r.outer == 0, "{}(): Expected reduction dim to be specified for input.numel() == 0. "
+             "Specify the reduction dim with the 'dim' argument.", op_name(op));
+}
+
+Tensor extreme_values(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, bool want_max, OpId op,
+                      Device dev) {
+  Rows r = make_rows(x, dims, keepdim);
+  check_nonempty(r, op);
+  return AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    return reduce_to<T, T>(r, x.dtype(), dev, [want_max](const T* p, int64_t n) { return p[arg_extreme(p, n, want_max)]; });
+  });
+}
+
+Tensor extreme_indices(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, bool want_max, OpId op,
+                       Device dev) {
+  Rows r = make_rows(x, dims, keepdim);
+  check_nonempty(r, op);
+  return AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    return reduce_to<T, int64_t>(r, DType::int64, dev, [want_max](const T* p, int64_t n) { return arg_extreme(p, n, want_max); });
+  });
+}
+
+Tensors k_max(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), std::nullopt, false, true, a.op(), kc.device)}; }
+Tensors k_min(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), std::nullopt, false, false, a.op(), kc.device)}; }
+Tensors k_amax(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), a.ints(1), a.boolean(2), true, a.op(), kc.device)}; }
+Tensors k_amin(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), a.ints(1), a.boolean(2), false, a.op(), kc.device)}; }
+
+Tensors extreme_dim(const ArgReader& a, const KernelContext& kc, bool want_max) {
+  Tensor x = a.tensor(0);
+  Dims d{a.i64(1)};
+  return {extreme_values(x, d, a.boolean(2), want_max, a.op(), kc.device),
+          extreme_indices(x, d, a.boolean(2), want_max, a.op(), kc.device)};
+}
+Tensors k_max_dim(const ArgReader& a, const KernelContext& kc) { return extreme_dim(a, kc, true); }
+Tensors k_min_dim(const ArgReader& a, const KernelContext& kc) { return extreme_dim(a, kc, false); }
+
+// argmax/argmin: dim None flattens (keepdim then gives all-ones shape, like PyTorch).
+Tensors arg_kernel(const ArgReader& a, const KernelContext& kc, bool want_max) {
+  Tensor x = a.tensor(0);
+  std::optional<int64_t> d = a.opt_i64(1);
+  if (d) return {extreme_indices(x, Dims{*d}, a.boolean(2), want_max, a.op(), kc.device)};
+  Tensor flat = extreme_indices(reshape(x, {-1}), Dims{0}, false, want_max, a.op(), kc.device);
+  return {a.boolean(2) ? native::view(flat, Dims(size_t(x.dim()), 1)) : flat};
+}
+Tensors k_argmax(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, true); }
+Tensors k_argmin(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, false); }
+
+// var/std: two passes in double per row.
+Tensor var_like(const ArgReader& a, const KernelContext& kc, bool take_sqrt) {
+  Tensor x = a.tensor(0);
+  AMPS_CHECK(is_floating(x.dtype()), "{}: only floating point dtypes are supported, got {}", op_name(a.op()),
+             dtype_name(x.dtype()));
+  double correction = a.opt_scalar(2).value_or(Scalar(int64_t(1))).to_double();
+  Rows r = make_rows(x, a.opt_ints(1), a.boolean(3));
+  return AMPS_DISPATCH_FLOAT(x.dtype(), "var", T, [&] {
+    return reduce_to<T, T>(r, x.dtype(), kc.device, [=](const T* p, int64_t n) {
+      double mean = row_sum(p, n) / double(n), ss = 0;
+      for (int64_t i = 0; i < n; ++i) ss += (double(p[i]) - mean) * (double(p[i]) - mean);
+      double v = ss / std::max(0.0, double(n) - correction);
+      return take_sqrt ? std::sqrt(v) : v;
+    });
+  });
+}
+Tensors k_var(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc, false)}; }
+Tensors k_std(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc, true)}; }
+
+template <typename T> double row_norm(const T* p, int64_t n, double ord) {
+  double acc = ord == -INFINITY ? INFINITY : 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = std::fabs(double(p[i]));
+    if (ord == INFINITY) acc = std::max(acc, v);
+    else if (ord == -INFINITY) acc = std::min(acc, v);
+    else if (ord == 0) acc += v != 0;
+    else if (ord == 1) acc += v;
+    else if (ord == 2) acc += v * v;
+    else acc += std::pow(v, ord);
+  }
+  if (ord == 2) return std::sqrt(acc);
+  if (ord == 0 || ord == 1 || std::isinf(ord)) return acc;
+  return std::pow(acc, 1.0 / ord);
+}
+
+Tensors k_norm(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  std::optional<DType> dt = a.opt_dtype(4);
+  if (dt) x = cast(x, *dt);
+  AMPS_CHECK(is_floating(x.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+             "Got {}", dtype_name(x.dtype()));
+  double ord = a.opt_scalar(1).value_or(Scalar(2.0)).to_double();
+  Rows r = make_rows(x, a.opt_ints(2), a.boolean(3));
+  return {AMPS_DISPATCH_FLOAT(x.dtype(), "norm", T, [&] {
+    return reduce_to<T, T>(r, x.dtype(), kc.device, [ord](const T* p, int64_t n) { return row_norm(p, n, ord); });
+  })};
+}
+
+Tensors k_logsumexp(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  if (!is_floating(x.dtype())) x = cast(x, DType::float32);
+  Rows r = make_rows(x, a.ints(1), a.boolean(2));
+  return {AMPS_DISPATCH_FLOAT(x.dtype(), "logsumexp", T, [&] {
+    return reduce_to<T, T>(r, x.dtype(), kc.device, [](const T* p, int64_t n) {
+      double m = -INFINITY, s = 0;
+      for (int64_t i = 0; i < n; ++i) m = std::max(m, double(p[i]));
+      if (std::isinf(m)) return m;
+      for (int64_t i = 0; i < n; ++i) s += std::exp(double(p[i]) - m);
+      return m + std::log(s);
+    });
+  })};
+}
+
+Tensors bool_reduce(const ArgReader& a, const KernelContext& kc, bool want_all) {
+  Tensor x = a.tensor(0);
+  std::optional<int64_t> d = a.opt_i64(1);
+  Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    return reduce_to<T, bool>(r, DType::bool_, kc.device, [want_all](const T* p, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        if ((compute_t<T>(p[i]) != compute_t<T>(0)) != want_all) return !want_all;
+      return want_all;
+    });
+  })};
+}
+Tensors k_all(const ArgReader& a, const KernelContext& kc) { return bool_reduce(a, kc, true); }
+Tensors k_any(const ArgReader& a, const KernelContext& kc) { return bool_reduce(a, kc, false); }
+
+Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  DType out_dt = sum_dtype(x, a.opt_dtype(2));
+  int64_t d = wrap_dim(a.i64(1), x.dim());
+  Tensor moved = x.dim() == 0 ? x : native::transpose(x, d, -1);
+  Tensor rows = contiguous(cast(moved, out_dt));
+  Tensor out = Tensor::empty(rows.sizes(), out_dt, kc.device);
+  const int64_t inner = x.dim() == 0 ? 1 : rows.size(-1), outer = inner ? rows.numel() / inner : 0;
+  AMPS_DISPATCH_ALL(out_dt, T, [&] {
+    const T* in = rows.data<T>();
+    T* o = out.data<T>();
+    for (int64_t i = 0; i < outer; ++i) {
+      acc_t<compute_t<T>> s = 0;
+      for (int64_t j = 0; j < inner; ++j) o[i * inner + j] = T(s += acc_t<compute_t<T>>(compute_t<T>(in[i * inner + j])));
+    }
+  });
+  return {x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1))};
+}
+
+}  // namespace
+
+void register_reduce_kernels(KernelTable& t) {
+  t.add(OpId::sum, k_sum);
+  t.add(OpId::mean, k_mean);
+  t.add(OpId::prod, k_prod);
+  t.add(OpId::max, k_max);
+  t.add(OpId::min, k_min);
+  t.add(OpId::max_dim, k_max_dim);
+  t.add(OpId::min_dim, k_min_dim);
+  t.add(OpId::amax, k_amax);
+  t.add(OpId::amin, k_amin);
+  t.add(OpId::argmax, k_argmax);
+  t.add(OpId::argmin, k_argmin);
+  t.add(OpId::var, k_var, kFloatDTypes);
+  t.add(OpId::std, k_std, kFloatDTypes);
+  t.add(OpId::norm, k_norm);
+  t.add(OpId::logsumexp, k_logsumexp);
+  t.add(OpId::all, k_all);
+  t.add(OpId::any, k_any);
+  t.add(OpId::cumsum, k_cumsum);
+}
+
 }  // namespace amps::rt::cpu

@@ -1,6 +1,280 @@
-// CPU kernels: unary family (being written).
+// CPU kernels for unary elementwise ops (math, activations, rounding, predicates, clamp, nan_to_num, prelu).
+#include <cmath>
+#include <limits>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
 
 namespace amps::rt::cpu {
-void register_unary_kernels(KernelTable&) {}
+namespace {
+
+enum class Un {
+  neg, abs, square, sign, floor, ceil, round, trunc, relu,                                   // keep dtype
+  sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,        // float math
+  gelu, gelu_tanh, silu, leaky_relu, softplus, clamp, nan_to_num,                             // parametrised
+  isfinite, isnan, isinf, logical_not                                                        // bool result
+};
+
+bool keeps_integers(Un op) { return op <= Un::relu || op == Un::clamp || op == Un::nan_to_num; }
+bool bool_result(Un op) { return op >= Un::isfinite; }
+
+struct UnParams {
+  double p0 = 0, p1 = 0, p2 = 0;
+  bool has_lo = false, has_hi = false;
+};
+
+// Largest finite value of storage type T, as nan_to_num's default replacement for +inf.
+template <typename T> double finite_max() {
+  if constexpr (std::is_same_v<T, Half>) return 65504.0;
+  else if constexpr (std::is_same_v<T, BFloat16>) return double(float(BFloat16::from_bits(0x7f7f)));
+  else if constexpr (std::is_floating_point_v<T>) return double(std::numeric_limits<T>::max());
+  else return 0.0;
+}
+
+template <typename T> void apply_keep(Un op, const Tensor& o, const Tensor& x) {
+  using C = compute_t<T>;
+  switch (op) {
+    case Un::neg: return map1<T, T>(o, x, [](C v) { return C(-v); });
+    case Un::abs: return map1<T, T>(o, x, [](C v) { return v < C(0) ? C(-v) : v; });
+    case Un::square: return map1<T, T>(o, x, [](C v) { return C(v * v); });
+    case Un::sign: return map1<T, T>(o, x, [](C v) { return C((C(0) < v) - (v < C(0))); });
+    case Un::relu: return map1<T, T>(o, x, [](C v) { return v > C(0) ? v : C(0); });
+    default: break;
+  }
+  if constexpr (std::is_floating_point_v<C>) {
+    switch (op) {
+      case Un::floor: return map1<T, T>(o, x, [](C v) { return std::floor(v); });
+      case Un::ceil: return map1<T, T>(o, x, [](C v) { return std::ceil(v); });
+      case Un::round: return map1<T, T>(o, x, [](C v) { return std::nearbyint(v); });
+      case Un::trunc: return map1<T, T>(o, x, [](C v) { return std::trunc(v); });
+      default: break;
+    }
+  } else {
+    return map1<T, T>(o, x, [](C v) { return v; });  // rounding integers is the identity
+  }
+  AMPS_ASSERT(false, "unhandled unary op");
+}
+
+template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) {
+  using C = compute_t<T>;
+  switch (op) {
+    case Un::sqrt: return map1<T, T>(o, x, [](C v) { return std::sqrt(v); });
+    case Un::rsqrt: return map1<T, T>(o, x, [](C v) { return C(1) / std::sqrt(v); });
+    case Un::exp: return map1<T, T>(o, x, [](C v) { return std::exp(v); });
+    case Un::log: return map1<T, T>(o, x, [](C v) { return std::log(v); });
+    case Un::log2: return map1<T, T>(o, x, [](C v) { return std::log2(v); });
+    case Un::log1p: return map1<T, T>(o, x, [](C v) { return std::log1p(v); });
+    case Un::expm1: return map1<T, T>(o, x, [](C v) { return std::expm1(v); });
+    case Un::sin: return map1<T, T>(o, x, [](C v) { return std::sin(v); });
+    case Un::cos: return map1<T, T>(o, x, [](C v) { return std::cos(v); });
+    case Un::tanh: return map1<T, T>(o, x, [](C v) { return std::tanh(v); });
+    case Un::sigmoid: return map1<T, T>(o, x, [](C v) { return C(1) / (C(1) + std::exp(-v)); });
+    case Un::erf: return map1<T, T>(o, x, [](C v) { return std::erf(v); });
+    case Un::reciprocal: return map1<T, T>(o, x, [](C v) { return C(1) / v; });
+    case Un::gelu: return map1<T, T>(o, x, [](C v) { return C(0.5) * v * (C(1) + std::erf(v * C(M_SQRT1_2))); });
+    case Un::gelu_tanh:
+      return map1<T, T>(o, x, [](C v) {
+        const C k = C(0.7978845608028654);  // sqrt(2 / pi)
+        return C(0.5) * v * (C(1) + std::tanh(k * (v + C(0.044715) * v * v * v)));
+      });
+    case Un::silu: return map1<T, T>(o, x, [](C v) { return v / (C(1) + std::exp(-v)); });
+    default: break;
+  }
+  AMPS_ASSERT(false, "unhandled float unary op");
+}
+
+template <typename T> void apply_param(Un op, const Tensor& o, const Tensor& x, const UnParams& p) {
+  using C = compute_t<T>;
+  if (op == Un::clamp) {
+    const C lo = p.has_lo ? C(p.p0) : std::numeric_limits<C>::lowest(), hi = p.has_hi ? C(p.p1) : std::numeric_limits<C>::max();
+    return map1<T, T>(o, x, [lo, hi](C v) { return v != v ? v : std::min(std::max(v, lo), hi); });
+  }
+  if (op == Un::nan_to_num) {
+    const C nan = C(p.p0), pinf = C(p.p1), ninf = C(p.p2);
+    return map1<T, T>(o, x, [=](C v) { return v != v ? nan : v == std::numeric_limits<C>::infinity() ? pinf : v == -std::numeric_limits<C>::infinity() ? ninf : v; });
+  }
+  if constexpr (std::is_floating_point_v<C>) {
+    const C a = C(p.p0), b = C(p.p1);
+    if (op == Un::leaky_relu) return map1<T, T>(o, x, [a](C v) { return v > C(0) ? v : C(v * a); });
+    if (op == Un::softplus)
+      return map1<T, T>(o, x, [a, b](C v) { return v * a > b ? v : C(std::log1p(std::exp(v * a)) / a); });
+  }
+  AMPS_ASSERT(false, "unhandled parametrised unary op");
+}
+
+template <typename T> void apply_bool(Un op, const Tensor& o, const Tensor& x) {
+  using C = compute_t<T>;
+  switch (op) {
+    case Un::isnan: return map1<bool, T>(o, x, [](C v) { return v != v; });
+    case Un::isinf: return map1<bool, T>(o, x, [](C v) { return v - v != v - v && v == v; });
+    case Un::isfinite: return map1<bool, T>(o, x, [](C v) { return v - v == v - v; });
+    case Un::logical_not: return map1<bool, T>(o, x, [](C v) { return v == C(0); });
+    default: break;
+  }
+}
+
+void apply(Un op, const Tensor& o, const Tensor& x, const UnParams& p) {
+  AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    if (bool_result(op)) apply_bool<T>(op, o, x);
+    else if (op >= Un::leaky_relu) apply_param<T>(op, o, x, p);
+    else if (op <= Un::relu) apply_keep<T>(op, o, x);
+    else if constexpr (std::is_floating_point_v<compute_t<T>>) apply_float<T>(op, o, x);
+  });
+}
+
+Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p = {}) {
+  Tensor x = a.tensor(0);
+  const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  const DType out_dt = bool_result(op) ? DType::bool_ : dt;
+  AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
+             op_name(a.op()), dtype_name(out_dt), dtype_name(x.dtype()));
+  AMPS_CHECK(!(op == Un::neg && dt == DType::bool_), "Negation, the `-` operator, on a bool tensor is not "
+             "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  Tensor out = inplace ? x : Tensor::empty(x.sizes(), out_dt, kc.device);
+  apply(op, out, cast(x, dt), p);
+  return out;
+}
+
+#define AMPS_UNARY(name, kind)                                                                           \
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, false)}; }
+#define AMPS_UNARY_(name, kind)                                                                          \
+  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, true)}; }
+AMPS_UNARY(neg, Un::neg) AMPS_UNARY_(neg, Un::neg)
+AMPS_UNARY(abs, Un::abs) AMPS_UNARY_(abs, Un::abs)
+AMPS_UNARY(square, Un::square)
+AMPS_UNARY(sqrt, Un::sqrt) AMPS_UNARY_(sqrt, Un::sqrt)
+AMPS_UNARY(rsqrt, Un::rsqrt)
+AMPS_UNARY(exp, Un::exp) AMPS_UNARY_(exp, Un::exp)
+AMPS_UNARY(log, Un::log) AMPS_UNARY_(log, Un::log)
+AMPS_UNARY(log2, Un::log2)
+AMPS_UNARY(log1p, Un::log1p)
+AMPS_UNARY(expm1, Un::expm1)
+AMPS_UNARY(sin, Un::sin)
+AMPS_UNARY(cos, Un::cos)
+AMPS_UNARY(tanh, Un::tanh) AMPS_UNARY_(tanh, Un::tanh)
+AMPS_UNARY(sigmoid, Un::sigmoid) AMPS_UNARY_(sigmoid, Un::sigmoid)
+AMPS_UNARY(relu, Un::relu) AMPS_UNARY_(relu, Un::relu)
+AMPS_UNARY(silu, Un::silu) AMPS_UNARY_(silu, Un::silu)
+AMPS_UNARY(erf, Un::erf)
+AMPS_UNARY(floor, Un::floor)
+AMPS_UNARY(ceil, Un::ceil)
+AMPS_UNARY(round, Un::round)
+AMPS_UNARY(trunc, Un::trunc)
+AMPS_UNARY(sign, Un::sign)
+AMPS_UNARY(reciprocal, Un::reciprocal)
+AMPS_UNARY(isfinite, Un::isfinite)
+AMPS_UNARY(isnan, Un::isnan)
+AMPS_UNARY(isinf, Un::isinf)
+AMPS_UNARY(logical_not, Un::logical_not)
+#undef AMPS_UNARY
+#undef AMPS_UNARY_
+
+Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
+  std::string mode = a.str(1);
+  AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
+  return {unary(mode == "none" ? Un::gelu : Un::gelu_tanh, a, kc, false)};
+}
+
+UnParams leaky_params(const ArgReader& a) { return UnParams{a.scalar(1).to_double()}; }
+Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) { return {unary(Un::leaky_relu, a, kc, false, leaky_params(a))}; }
+Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::leaky_relu, a, kc, true, leaky_params(a))}; }
+
+Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
+  return {unary(Un::softplus, a, kc, false, UnParams{a.scalar(1).to_double(), a.scalar(2).to_double()})};
+}
+
+UnParams clamp_params(const ArgReader& a) {
+  std::optional<Scalar> lo = a.opt_scalar(1), hi = a.opt_scalar(2);
+  AMPS_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  return UnParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
+}
+
+// clamp of an integer tensor with float bounds computes in float32, like PyTorch's result_type.
+Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
+  UnParams p = clamp_params(a);
+  bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
+  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
+  return {unary(Un::clamp, a, kc, false, p)};
+}
+Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::clamp, a, kc, true, clamp_params(a))}; }
+
+UnParams nan_params(const ArgReader& a) {
+  double big = AMPS_DISPATCH_ALL(a.tensor(0).dtype(), T, [&] { return finite_max<T>(); });
+  return UnParams{a.opt_f64(1).value_or(0.0), a.opt_f64(2).value_or(big), a.opt_f64(3).value_or(-big)};
+}
+Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) { return {unary(Un::nan_to_num, a, kc, false, nan_params(a))}; }
+Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::nan_to_num, a, kc, true, nan_params(a))}; }
+
+// prelu: one slope per channel (dim 1) or a single shared slope.
+Tensors k_prelu(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), w = a.tensor(1);
+  int64_t channels = x.dim() >= 2 ? x.size(1) : 1;
+  AMPS_CHECK(w.numel() == 1 || w.numel() == channels, "Mismatch of parameter numbers and input channel size. Found "
+             "parameter numbers = {} and channel size = {}.", w.numel(), channels);
+  Dims wshape(size_t(std::max<int64_t>(x.dim() - 1, 0)), 1);
+  if (!wshape.empty()) wshape[0] = w.numel();
+  DType dt = result_type({&x, &w});
+  Tensor wc = reshape(contiguous(cast(w, dt)), w.numel() == 1 ? Dims{} : wshape);
+  Tensor out = Tensor::empty(x.sizes(), dt, kc.device);
+  Tensor xc = cast(x, dt);
+  AMPS_DISPATCH_FLOAT(dt, "prelu", T, [&] {
+    using C = compute_t<T>;
+    map2<T, T>(out, xc, wc, [](C v, C s) { return v > C(0) ? v : C(v * s); });
+  });
+  return {out};
+}
+
+}  // namespace
+
+void register_unary_kernels(KernelTable& t) {
+  t.add(OpId::neg, k_neg, kNumericDTypes);
+  t.add(OpId::neg_, k_neg_, kNumericDTypes);
+  t.add(OpId::abs, k_abs);
+  t.add(OpId::abs_, k_abs_);
+  t.add(OpId::square, k_square);
+  t.add(OpId::sqrt, k_sqrt);
+  t.add(OpId::sqrt_, k_sqrt_);
+  t.add(OpId::rsqrt, k_rsqrt);
+  t.add(OpId::exp, k_exp);
+  t.add(OpId::exp_, k_exp_);
+  t.add(OpId::log, k_log);
+  t.add(OpId::log_, k_log_);
+  t.add(OpId::log2, k_log2);
+  t.add(OpId::log1p, k_log1p);
+  t.add(OpId::expm1, k_expm1);
+  t.add(OpId::sin, k_sin);
+  t.add(OpId::cos, k_cos);
+  t.add(OpId::tanh, k_tanh);
+  t.add(OpId::tanh_, k_tanh_);
+  t.add(OpId::sigmoid, k_sigmoid);
+  t.add(OpId::sigmoid_, k_sigmoid_);
+  t.add(OpId::relu, k_relu, kNumericDTypes);
+  t.add(OpId::relu_, k_relu_, kNumericDTypes);
+  t.add(OpId::gelu, k_gelu, kFloatDTypes);
+  t.add(OpId::silu, k_silu, kFloatDTypes);
+  t.add(OpId::silu_, k_silu_, kFloatDTypes);
+  t.add(OpId::leaky_relu, k_leaky_relu, kFloatDTypes);
+  t.add(OpId::leaky_relu_, k_leaky_relu_, kFloatDTypes);
+  t.add(OpId::softplus, k_softplus, kFloatDTypes);
+  t.add(OpId::prelu, k_prelu, kFloatDTypes);
+  t.add(OpId::erf, k_erf);
+  t.add(OpId::floor, k_floor, kNumericDTypes);
+  t.add(OpId::ceil, k_ceil, kNumericDTypes);
+  t.add(OpId::round, k_round, kNumericDTypes);
+  t.add(OpId::trunc, k_trunc, kNumericDTypes);
+  t.add(OpId::sign, k_sign);
+  t.add(OpId::reciprocal, k_reciprocal);
+  t.add(OpId::isfinite, k_isfinite);
+  t.add(OpId::isnan, k_isnan);
+  t.add(OpId::isinf, k_isinf);
+  t.add(OpId::logical_not, k_logical_not);
+  t.add(OpId::nan_to_num, k_nan_to_num);
+  t.add(OpId::nan_to_num_, k_nan_to_num_);
+  t.add(OpId::clamp, k_clamp, kNumericDTypes);
+  t.add(OpId::clamp_, k_clamp_, kNumericDTypes);
+}
+
 }  // namespace amps::rt::cpu
