@@ -9,3 +9,30 @@ foreach(script ${AMPS_GOLDEN})
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(${name} PROPERTIES LABELS lang TIMEOUT 60)
 endforeach()
+
+# AST dumps: every tests/ast/NAME.amps must print exactly tests/ast/NAME.sexp with --dump-ast.
+file(GLOB AMPS_AST_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/ast/*.amps)
+foreach(script ${AMPS_AST_CASES})
+  get_filename_component(case ${script} NAME_WE)
+  add_test(NAME ast/${case}
+           COMMAND ${CMAKE_COMMAND} -DAMPS=$<TARGET_FILE:amps> -DSCRIPT=${script}
+                   -DEXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/ast/${case}.sexp -P ${CMAKE_CURRENT_SOURCE_DIR}/ast/compare_ast.cmake)
+  set_tests_properties(ast/${case} PROPERTIES LABELS lang TIMEOUT 60)
+endforeach()
+
+# Command line (LANGUAGE.md §5): exit status 2 for a bad command line, 0/1 otherwise.
+function(amps_cli_test name status args)
+  add_test(NAME cli/${name}
+           COMMAND ${CMAKE_COMMAND} -DAMPS=$<TARGET_FILE:amps> "-DARGS=${args}" -DSTATUS=${status} ${ARGN}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_cli.cmake)
+  set_tests_properties(cli/${name} PROPERTIES LABELS lang TIMEOUT 60)
+endfunction()
+amps_cli_test(unknown_flag 2 "--no-such-flag" "-DSTDERR=unknown option '--no-such-flag'")
+amps_cli_test(unknown_short_flag 2 "-x|script.amps")
+amps_cli_test(e_without_code 2 "-e")
+amps_cli_test(version 0 "--version" "-DSTDOUT=^amps [0-9]")
+amps_cli_test(help 0 "--help" "-DSTDOUT=Exit status: 0 success, 1 error in the script, 2 bad command line")
+amps_cli_test(run_code 0 "-e|print(1 + 2)" "-DSTDOUT=^3\n$")
+amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: NameError: name 'nope' is not defined")
+amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
+amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")

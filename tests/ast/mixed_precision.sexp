@@ -1,0 +1,10 @@
+(autocast cuda (float16)
+  (let y (call model x)))
+(autocast cpu (bfloat16 (kw enabled false)))
+(autocast dev ()
+  (no_grad
+    (= z y)))
+(autocast cuda (float16 (kw cache false)))
+(no_grad)
+(call (. (scale loss) backward))
+(call (. scaler scale) loss)
