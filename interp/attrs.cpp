@@ -38,7 +38,10 @@ Value Interp::find_attr(const Value& obj, Atom name) {
       if (*name == "column") return Value(int64_t(e.span().col));
       return Value::undef();
     }
-    case ObjKind::Opaque: return obj.as<Opaque>()->get_attr(*this, name);
+    case ObjKind::Opaque:
+    case ObjKind::Tensor:
+    case ObjKind::DType:
+    case ObjKind::Device: return obj.as<Opaque>()->get_attr(*this, name);
     default: return builtin_method(*this, obj, name);
   }
 }
@@ -65,7 +68,7 @@ void Interp::set_attr(const Value& obj, Atom name, Value v, const Span& where) {
   }
   if (obj.is(ObjKind::Class)) { obj.as<Class>()->attrs[name] = std::move(v); return; }
   if (obj.is(ObjKind::Module)) { obj.as<Module>()->attrs[name] = std::move(v); return; }
-  if (obj.is(ObjKind::Opaque) && obj.as<Opaque>()->set_attr(*this, name, v)) return;
+  if (is_opaque(obj) && obj.as<Opaque>()->set_attr(*this, name, v)) return;
   fail("AttributeError", fmt::format("cannot set attribute '{}' on '{}' object", *name, type_name(obj)), where);
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "interp/interp.hpp"
+#include "runtime/error.hpp"
 
 namespace amps::interp {
 
@@ -61,7 +62,7 @@ Value Interp::call(const Value& callee, CallArgs& args) {
   if (!callee.is_obj()) fail("TypeError", fmt::format("'{}' object is not callable", type_name(callee)), args.span);
   switch (callee.obj()->kind()) {
     case ObjKind::Function: return call_function(*callee.as<Function>(), args);
-    case ObjKind::Native: return callee.as<Native>()->fn(*this, args);
+    case ObjKind::Native: return call_native(*callee.as<Native>(), args);
     case ObjKind::BoundMethod: {
       auto* m = callee.as<BoundMethod>();
       args.pos.insert(args.pos.begin(), m->self);
@@ -70,6 +71,17 @@ Value Interp::call(const Value& callee, CallArgs& args) {
     case ObjKind::Class: return call_class(*callee.as<Class>(), args);
     case ObjKind::Instance: return call_instance(callee, args);
     default: fail("TypeError", fmt::format("'{}' object is not callable", type_name(callee)), args.span);
+  }
+}
+
+// Native call; runtime errors become amps errors at the call site.
+Value Interp::call_native(const Native& fn, CallArgs& args) {
+  try {
+    return fn.fn(*this, args);
+  } catch (const rt::Error& e) {
+    throw AmpsError(e.kind(), e.message(), args.span);
+  } catch (const std::bad_alloc&) {
+    throw AmpsError("MemoryError", "out of memory in " + fn.name + "()", args.span);
   }
 }
 

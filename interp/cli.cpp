@@ -50,6 +50,7 @@ SourceRef load_source(const std::string& path) {
 }
 
 int report(const AmpsError& e) {
+  std::fflush(stdout);
   std::string text = format_diagnostic(e);
   if (!e.has_span() && text.starts_with("<unknown>: ")) text = "amps: " + text.substr(11);
   std::fputs(text.c_str(), stderr);

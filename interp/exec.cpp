@@ -3,6 +3,7 @@
 
 #include "interp/interp.hpp"
 #include "interp/operators.hpp"
+#include "runtime/error.hpp"
 
 namespace amps::interp {
 
@@ -14,7 +15,19 @@ Flow Interp::exec_block(const StmtList& body) {
   return Flow::Normal;
 }
 
+// Errors raised without a position (e.g. by a native value's truth test) get the statement's.
 Flow Interp::exec(const Stmt& s) {
+  try {
+    return exec_stmt(s);
+  } catch (AmpsError& e) {
+    if (!e.has_span()) e.set_span(s.span);
+    throw;
+  } catch (const rt::Error& e) {
+    throw AmpsError(e.kind(), e.message(), s.span);
+  }
+}
+
+Flow Interp::exec_stmt(const Stmt& s) {
   last_stmt_ = &s;
   switch (s.kind) {
     // ExprStmt: evaluate for effect

@@ -11,6 +11,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/parser.hpp"
+#include "interp/tensor_value.hpp"
 
 namespace amps::interp {
 
@@ -19,6 +20,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   if (!cfg_.sinks.err) cfg_.sinks.err = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stderr); };
   main_env_ = make<Env>(Ref<Env>(), 0);
   install_core_builtins(*this);
+  install_tensor_builtins(*this);
 }
 
 // Breaks the reference cycles scripts make (functions held by the scope they close over).
@@ -39,6 +41,7 @@ void Interp::check_interrupt(const Span& where) {
 }
 
 Value Interp::run(SourceRef src, bool interactive) {
+  rt::ContextGuard runtime_guard(rt_ctx_);
   auto prog = std::make_shared<Program>(parse_program(src));
   resolve(*prog, main_scope_, builtin_names_);
   programs_.push_back(prog);

@@ -12,6 +12,7 @@
 
 #include "interp/objects.hpp"
 #include "interp/resolver.hpp"
+#include "runtime/context.hpp"
 
 namespace amps::interp {
 
@@ -91,6 +92,9 @@ class Interp {
 
   BlockHooks hooks;
 
+  // This interpreter's runtime state (dispatch layers, grad mode, RNG); current while it runs.
+  rt::Context& runtime() { return rt_ctx_; }
+
   // The GradScaler that `scale(x)` uses: the most recently created enabled one (none if none).
   Value active_scaler;
 
@@ -110,6 +114,7 @@ class Interp {
   };
 
   Flow exec(const Stmt& s);
+  Flow exec_stmt(const Stmt& s);
   Flow exec_simple(const Stmt& s);
   Flow exec_control(const Stmt& s);
   Flow exec_for(const ForStmt& s);
@@ -141,6 +146,7 @@ class Interp {
   Value subscript_value(const Subscript& s);
 
   Value call_function(const Function& fn, CallArgs& args);
+  Value call_native(const Native& fn, CallArgs& args);
   void bind_params(const Function& fn, Env& env, CallArgs& args);
   Value call_class(Class& cls, CallArgs& args);
   Value call_instance(const Value& self, CallArgs& args);
@@ -149,6 +155,7 @@ class Interp {
   void check_interrupt(const Span& where);
 
   InterpConfig cfg_;
+  rt::Context rt_ctx_;
   BuiltinNames builtin_names_;
   std::vector<Value> builtins_;
   ModuleScope main_scope_;

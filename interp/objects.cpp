@@ -53,7 +53,7 @@ size_t KeyHash::operator()(const Value& v) const {
         for (auto& item : v.as<Tuple>()->items) h = h * 1000003 ^ (*this)(item);
         return h;
       }
-      return std::hash<const void*>()(v.obj());
+      return v.obj()->hash();
     default: return 0;
   }
 }
@@ -72,7 +72,7 @@ bool KeyEq::operator()(const Value& a, const Value& b) const {
       if (!(*this)(x[i], y[i])) return false;
     return true;
   }
-  return false;
+  return a.obj()->equals(*b.obj());
 }
 
 Value* Dict::find(const Value& key) {

@@ -174,12 +174,17 @@ struct SliceObj : Object {
 
 // A C++ object with its own attributes and methods (GradScaler, optimizers, loaders, ...).
 struct Opaque : Object {
-  Opaque() : Object(ObjKind::Opaque) {}
+  explicit Opaque(ObjKind k = ObjKind::Opaque) : Object(k) {}
   // The attribute `name` (methods come back bound), or undef when there is none.
   virtual Value get_attr(Interp& in, Atom name) = 0;
   // Sets an attribute; returns false when the object has no such settable attribute.
   virtual bool set_attr(Interp&, Atom, const Value&) { return false; }
 };
+
+// True for C++-backed objects with their own attributes (Opaque and its tensor/dtype/device kinds).
+inline bool is_opaque(const Value& v) {
+  return v.is(ObjKind::Opaque) || v.is(ObjKind::Tensor) || v.is(ObjKind::DType) || v.is(ObjKind::Device);
+}
 
 Value make_str(std::string s);
 Value make_list(std::vector<Value> items);

@@ -199,7 +199,7 @@ bool values_equal(Interp& in, const Value& a, const Value& b) {
       Value m = in.find_attr(a, intern("__eq__"));
       return !m.is_undef() && in.truthy(in.call(m, {b}));
     }
-    default: return false;
+    default: return a.obj()->equals(*b.obj());
   }
 }
 

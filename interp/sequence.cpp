@@ -37,7 +37,7 @@ void Interp::iterate(const Value& it, const Span& where, const std::function<boo
       if (!body(std::move(item))) return;
     return;
   }
-  if (it.is(ObjKind::Instance) || it.is(ObjKind::Opaque)) {
+  if (it.is(ObjKind::Instance) || is_opaque(it)) {
     Value iter_m = find_attr(it, intern("__iter__"));
     if (!iter_m.is_undef()) {
       Value iter = call(iter_m, std::vector<Value>{});

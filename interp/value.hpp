@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -39,6 +40,9 @@ class Object {
   virtual std::string repr() const { return "<" + type_name() + " object>"; }
   // Truth value for objects the core does not know; may throw AmpsError (ambiguous tensors).
   virtual bool truthy() const { return true; }
+  // Equality and hash for value-like objects (dtypes, devices); identity by default.
+  virtual bool equals(const Object& other) const { return this == &other; }
+  virtual size_t hash() const { return std::hash<const void*>()(this); }
 
  private:
   std::atomic<uint32_t> rc_{0};

@@ -1,0 +1,104 @@
+// Calling table ops from scripts: script values → schema-ordered IValues (positional,
+// keyword, defaults, `zeros(2, 3)`-style size varargs), dispatch, results → script values.
+#include <fmt/format.h>
+
+#include "interp/tensor_value.hpp"
+#include "runtime/error.hpp"
+
+namespace amps::interp {
+namespace {
+
+bool is_int(const Value& v) { return v.is_int() || v.is_bool(); }
+
+// `zeros(2, 3)` / `x.view(2, 3)`: extra trailing ints fold into the last positional int[] arg.
+void pack_size_varargs(const rt::Schema& s, std::vector<Value>& pos) {
+  size_t positional = 0;
+  while (positional < s.args.size() && !s.args[positional].kwarg_only) ++positional;
+  if (positional == 0 || pos.size() <= positional) return;
+  const rt::SchemaArg& last = s.args[positional - 1];
+  if (last.type != "int" || !last.list) return;
+  for (size_t i = positional - 1; i < pos.size(); ++i)
+    if (!is_int(pos[i])) return;
+  std::vector<Value> dims(pos.begin() + positional - 1, pos.end());
+  pos.resize(positional - 1);
+  pos.push_back(make_tuple(std::move(dims)));
+}
+
+// Places each argument at its schema position; empty optionals are the unset ones.
+bool place_args(const rt::Schema& s, CallArgs& a, std::vector<std::optional<Value>>& slots, std::string& why) {
+  std::vector<Value> pos = a.pos;
+  pack_size_varargs(s, pos);
+  slots.assign(s.args.size(), std::nullopt);
+  size_t positional = 0;
+  while (positional < s.args.size() && !s.args[positional].kwarg_only) ++positional;
+  if (pos.size() > positional) {
+    why = fmt::format("takes {} positional argument{} but {} were given", positional, positional == 1 ? "" : "s", pos.size());
+    return false;
+  }
+  for (size_t i = 0; i < pos.size(); ++i) slots[i] = pos[i];
+  for (auto& [key, val] : a.kw) {
+    int i = s.find_arg(*key);
+    if (i < 0) { why = fmt::format("got an unexpected keyword argument '{}'", *key); return false; }
+    if (slots[i]) { why = fmt::format("got multiple values for argument '{}'", *key); return false; }
+    slots[i] = val;
+  }
+  return true;
+}
+
+bool bind(const rt::Schema& s, CallArgs& a, rt::Args& out, std::string& why) {
+  std::vector<std::optional<Value>> slots;
+  if (!place_args(s, a, slots, why)) return false;
+  out.clear();
+  out.reserve(s.args.size());
+  for (size_t i = 0; i < s.args.size(); ++i) {
+    const rt::SchemaArg& arg = s.args[i];
+    if (!slots[i]) {
+      if (!arg.has_default && !arg.optional) { why = fmt::format("missing required argument '{}'", arg.name); return false; }
+      out.push_back(arg.has_default ? arg.default_value : rt::IValue());
+      continue;
+    }
+    rt::IValue iv;
+    if (!to_ivalue(*slots[i], arg, iv, why)) return false;
+    out.push_back(std::move(iv));
+  }
+  return true;
+}
+
+Value results(const rt::Schema& s, rt::Tensors&& ts) {
+  if (s.returns.empty()) return Value();
+  if (s.returns.size() == 1 && s.returns[0].type.starts_with("Tensor[]")) {
+    std::vector<Value> items;
+    for (auto& t : ts) items.push_back(wrap(std::move(t)));
+    return make_tuple(std::move(items));
+  }
+  if (s.returns.size() == 1) return wrap(std::move(ts.at(0)));
+  std::vector<Value> items;
+  for (auto& t : ts) items.push_back(wrap(std::move(t)));
+  return make_tuple(std::move(items));
+}
+
+}  // namespace
+
+Value call_op(Interp& in, rt::OpId op, CallArgs& a) {
+  const rt::Schema& s = rt::op_parsed_schema(op);
+  rt::Args args;
+  std::string why;
+  if (!bind(s, a, args, why)) Interp::fail("TypeError", fmt::format("{}() {}", s.name, why), a.span);
+  return results(s, rt::dispatch(op, args));
+}
+
+// An overloaded name (max / max.dim): the first overload whose schema accepts the arguments.
+Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& a) {
+  if (ops.size() == 1) return call_op(in, ops[0], a);
+  std::string why, all;
+  for (rt::OpId op : ops) {
+    const rt::Schema& s = rt::op_parsed_schema(op);
+    rt::Args args;
+    if (bind(s, a, args, why)) return results(s, rt::dispatch(op, args));
+    all += fmt::format("\n  {}: {}", rt::op_schema(op), why);
+  }
+  Interp::fail("TypeError", fmt::format("{}() received an invalid combination of arguments; the overloads are:{}",
+                                        rt::op_name(ops[0]), all), a.span);
+}
+
+}  // namespace amps::interp

@@ -1,0 +1,192 @@
+// The tensor surface of the language: globals generated from the op table (functions and
+// methods), dtype and device names, tensor(), tensor attributes and non-op methods, operators.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "interp/builtins.hpp"
+#include "interp/operators.hpp"
+#include "interp/tensor_value.hpp"
+#include "runtime/error.hpp"
+#include "runtime/functions.hpp"
+
+namespace amps::interp {
+
+Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& a);
+rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, rt::Device device, const Span& where);
+Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where);
+void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
+Value tensor_method(Interp& in, const Value& self, Atom name);
+
+namespace {
+
+// Ops grouped by script name (overloads such as max / max.dim share one), per visibility.
+struct OpNames {
+  std::map<std::string, std::vector<rt::OpId>> functions, methods;
+};
+
+const OpNames& op_names() {
+  static const OpNames names = [] {
+    OpNames n;
+    for (int i = 0; i < rt::op_count; ++i) {
+      auto op = rt::OpId(i);
+      std::string name(rt::op_name(op));
+      if (rt::op_has(op, rt::opflag::fn)) n.functions[name].push_back(op);
+      if (rt::op_has(op, rt::opflag::method)) n.methods[name].push_back(op);
+    }
+    return n;
+  }();
+  return names;
+}
+
+// dtype= arguments also accept the builtins `float`, `int` and `bool` (float32, int64, bool).
+std::optional<rt::DType> dtype_value(const Value& v) {
+  if (v.is(ObjKind::DType)) return v.as<DTypeObj>()->dtype;
+  if (v.is(ObjKind::Native)) {
+    const std::string& n = v.as<Native>()->name;
+    if (n == "float") return rt::DType::float32;
+    if (n == "int") return rt::DType::int64;
+    if (n == "bool") return rt::DType::bool_;
+  }
+  return std::nullopt;
+}
+
+// Rewrites builtin-type dtype keywords (dtype=float) into dtype values before op binding.
+void normalize_dtype_kwargs(CallArgs& a) {
+  for (auto& [k, v] : a.kw)
+    if (*k == "dtype" && v.is(ObjKind::Native))
+      if (auto d = dtype_value(v)) v = wrap_dtype(*d);
+}
+
+Value b_tensor(Interp&, CallArgs& a) {
+  ArgReader r(a, "tensor", {"data", "dtype", "device", "requires_grad"});
+  std::optional<rt::DType> dt;
+  if (r.has(1) && !r.get(1).is_none()) {
+    dt = dtype_value(r.get(1));
+    if (!dt) r.type_error(1, "a dtype");
+  }
+  rt::Device dev = r.has(2) && !r.get(2).is_none() ? device_of(r.get(2), a.span) : rt::Device::cpu();
+  rt::Tensor t = tensor_from_data(r.required(0), dt, dev, a.span);
+  if (r.bool_or(3, false)) t.set_requires_grad(true);
+  return wrap(t);
+}
+
+Value b_device(Interp&, CallArgs& a) {
+  ArgReader r(a, "device", {"spec"});
+  return wrap_device(device_of(r.required(0), a.span));
+}
+
+Value b_manual_seed(Interp& in, CallArgs& a) {
+  ArgReader r(a, "manual_seed", {"seed"});
+  in.runtime().manual_seed(uint64_t(r.int_or(0, 0)));
+  return Value();
+}
+
+// ---- tensor operators: + - * / // % ** @ and comparisons, with numbers on either side
+rt::OpId binary_op_id(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return rt::OpId::add;
+    case BinaryOp::Sub: return rt::OpId::sub;
+    case BinaryOp::Mul: return rt::OpId::mul;
+    case BinaryOp::Div: return rt::OpId::div;
+    case BinaryOp::FloorDiv: return rt::OpId::floor_divide;
+    case BinaryOp::Mod: return rt::OpId::remainder;
+    case BinaryOp::MatMul: return rt::OpId::matmul;
+    case BinaryOp::Pow: return rt::OpId::pow;
+  }
+  return rt::OpId::add;
+}
+
+rt::IValue operand(const Value& v, const Span& where) {
+  if (const rt::Tensor* t = tensor_of(v)) return rt::IValue(*t);
+  if (v.is_bool()) return rt::IValue(v.as_bool());
+  if (v.is_int()) return rt::IValue(v.as_int());
+  if (v.is_float()) return rt::IValue(v.as_float());
+  return rt::IValue(to_tensor(v, where));
+}
+
+template <class F>
+Value guarded(const Span& where, F&& f) {
+  try {
+    return f();
+  } catch (const rt::Error& e) {
+    throw AmpsError(e.kind(), e.message(), where);
+  }
+}
+
+Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
+  if ((a.is(ObjKind::Instance) || b.is(ObjKind::Instance))) return Value::undef();
+  return guarded(where, [&] {
+    rt::Args args{operand(a, where), operand(b, where)};
+    return wrap(rt::dispatch(binary_op_id(op), args)[0]);
+  });
+}
+
+Value tensor_compare(Interp&, CompareOp op, const Value& a, const Value& b, const Span& where) {
+  static const rt::OpId ids[] = {rt::OpId::eq, rt::OpId::ne, rt::OpId::lt, rt::OpId::le, rt::OpId::gt, rt::OpId::ge};
+  return guarded(where, [&] {
+    rt::Args args{operand(a, where), operand(b, where)};
+    return wrap(rt::dispatch(ids[int(op)], args)[0]);
+  });
+}
+
+Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
+  if (op == UnaryOp::Pos) return a;
+  return guarded(where, [&] {
+    rt::Args args{operand(a, where)};
+    return wrap(rt::dispatch(rt::OpId::neg, args)[0]);
+  });
+}
+
+void install_dtypes_and_devices(Interp& in) {
+  static const std::pair<const char*, rt::DType> names[] = {
+      {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
+      {"f16", rt::DType::float16}, {"half", rt::DType::float16}, {"bfloat16", rt::DType::bfloat16},
+      {"bf16", rt::DType::bfloat16}, {"float64", rt::DType::float64}, {"f64", rt::DType::float64},
+      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32}};
+  for (auto& [name, dt] : names) in.def_global(name, wrap_dtype(dt));
+  in.def_global("cpu", wrap_device(rt::Device::cpu()));
+  in.def_global("cuda", wrap_device(rt::Device::cuda(0)));
+  in.def_global("xla", wrap_device({rt::DeviceType::xla, 0}));
+  in.def_global("xpu", wrap_device({rt::DeviceType::xpu, 0}));
+  in.def_native("device", b_device);
+}
+
+}  // namespace
+
+void install_tensor_builtins(Interp& in) {
+  static bool hooks_set = [] {
+    set_tensor_operator_hooks({tensor_binary, tensor_compare, tensor_unary});
+    return true;
+  }();
+  (void)hooks_set;
+  for (auto& [name, ops] : op_names().functions) {
+    const std::vector<rt::OpId>* group = &ops;
+    // A name shared with a Python builtin (max, sum, abs, ...) serves both: tensors go to the op.
+    Value builtin = in.lookup_global(name);
+    in.def_native(name, [group, builtin](Interp& i, CallArgs& a) {
+      if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);
+      normalize_dtype_kwargs(a);
+      return call_op_overloads(i, *group, a);
+    });
+  }
+  in.def_native("tensor", b_tensor);
+  in.def_native("manual_seed", b_manual_seed);
+  install_dtypes_and_devices(in);
+}
+
+// Method `name` of a tensor as a native taking the tensor as its first argument, or undef.
+Value op_method(Atom name) {
+  auto& methods = op_names().methods;
+  auto it = methods.find(*name);
+  if (it == methods.end()) return Value::undef();
+  const std::vector<rt::OpId>* group = &it->second;
+  return make<Native>(*name, [group](Interp& i, CallArgs& a) {
+    normalize_dtype_kwargs(a);
+    return call_op_overloads(i, *group, a);
+  });
+}
+
+std::optional<rt::DType> script_dtype(const Value& v) { return dtype_value(v); }
+
+}  // namespace amps::interp

@@ -1,0 +1,212 @@
+// Tensor, dtype and device values and their conversions (see tensor_value.hpp).
+#include "interp/tensor_value.hpp"
+
+#include <fmt/format.h>
+
+#include "runtime/print.hpp"
+
+namespace amps::interp {
+
+Value wrap(rt::Tensor t) { return make<TensorObj>(std::move(t)); }
+Value wrap_dtype(rt::DType d) { return make<DTypeObj>(d); }
+Value wrap_device(rt::Device d) { return make<DeviceObj>(d); }
+
+const rt::Tensor* tensor_of(const Value& v) { return v.is(ObjKind::Tensor) ? &v.as<TensorObj>()->tensor : nullptr; }
+
+std::string TensorObj::repr() const { return rt::tensor_repr(tensor); }
+
+bool TensorObj::truthy() const {
+  if (tensor.numel() != 1)
+    throw AmpsError("RuntimeError", fmt::format("Boolean value of Tensor with {} values is ambiguous; use .any() or .all()", tensor.numel()));
+  return tensor.item().to_bool();
+}
+
+std::string DTypeObj::repr() const { return std::string(rt::dtype_name(dtype)); }
+
+Value DTypeObj::get_attr(Interp&, Atom name) {
+  if (*name == "is_floating_point") return Value(rt::is_floating(dtype));
+  if (*name == "itemsize") return Value(int64_t(rt::dtype_size(dtype)));
+  return Value::undef();
+}
+
+std::string DeviceObj::repr() const {
+  if (device.type == rt::DeviceType::cpu) return "cpu";
+  return rt::device_str(device);
+}
+
+Value DeviceObj::get_attr(Interp&, Atom name) {
+  if (*name == "type") return make_str(std::string(rt::device_type_name(device.type)));
+  if (*name == "index") return Value(int64_t(device.index));
+  if (device.type != rt::DeviceType::cuda) return Value::undef();
+  if (*name == "available") return make<Native>("cuda.available", [](Interp&, CallArgs&) { return Value(rt::cuda_available()); });
+  return Value::undef();
+}
+
+rt::Device device_of(const Value& v, const Span& where) {
+  if (v.is(ObjKind::Device)) return v.as<DeviceObj>()->device;
+  if (v.is(ObjKind::Str)) {
+    try {
+      return rt::device_from_string(v.as<Str>()->value);
+    } catch (const rt::Error& e) {
+      throw AmpsError(e.kind(), e.message(), where);
+    }
+  }
+  Interp::fail("TypeError", "expected a device (cpu, cuda, xla, xpu or device(\"cuda:1\")), not " + type_name(v), where);
+}
+
+namespace {
+
+// Shape and values of a nested list of numbers (or 0-dim tensors), row-major.
+struct Nested {
+  rt::Dims sizes;
+  std::vector<double> values;
+  bool any_float = false, all_bool = true;
+};
+
+void flatten(const Value& v, size_t depth, Nested& n, const Span& where) {
+  if (v.is(ObjKind::List) || v.is(ObjKind::Tuple)) {
+    const auto& items = v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items;
+    if (depth == n.sizes.size()) n.sizes.push_back(int64_t(items.size()));
+    else if (depth > n.sizes.size() || n.sizes[depth] != int64_t(items.size()))
+      Interp::fail("ValueError", fmt::format("tensor(): nested lists have uneven lengths at depth {} (expected {}, found {})",
+                                             depth, depth < n.sizes.size() ? n.sizes[depth] : 0, items.size()), where);
+    for (auto& item : items) flatten(item, depth + 1, n, where);
+    return;
+  }
+  if (depth != n.sizes.size()) Interp::fail("ValueError", "tensor(): nested lists have uneven depth", where);
+  double d = 0;
+  if (v.is_number()) {
+    d = v.to_double();
+    n.any_float |= v.is_float();
+    n.all_bool &= v.is_bool();
+  } else if (const rt::Tensor* t = tensor_of(v); t && t->numel() == 1) {
+    d = t->item().to_double();
+    n.any_float |= t->is_floating_point();
+    n.all_bool &= t->dtype() == rt::DType::bool_;
+  } else {
+    Interp::fail("TypeError", "tensor(): expected numbers or nested lists of numbers, found " + type_name(v), where);
+  }
+  n.values.push_back(d);
+}
+
+}  // namespace
+
+// Builds a tensor from a number or nested list; the dtype follows PyTorch's inference
+// (bool, then int64, then float32) unless `dtype` is given.
+rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, rt::Device device, const Span& where) {
+  if (const rt::Tensor* t = tensor_of(data)) return dtype ? t->to(*dtype).clone() : t->clone();
+  Nested n;
+  flatten(data, 0, n, where);
+  rt::DType dt = dtype ? *dtype : n.any_float ? rt::DType::float32 : (n.all_bool && !n.values.empty()) ? rt::DType::bool_ : rt::DType::int64;
+  return rt::Tensor::from_doubles(n.values, n.sizes, dt, device);
+}
+
+rt::Tensor to_tensor(const Value& v, const Span& where) {
+  if (const rt::Tensor* t = tensor_of(v)) return *t;
+  return tensor_from_data(v, std::nullopt, rt::Device::cpu(), where);
+}
+
+static bool number_ivalue(const Value& v, rt::IValue& out) {
+  if (v.is_bool()) out = rt::IValue(v.as_bool());
+  else if (v.is_int()) out = rt::IValue(v.as_int());
+  else if (v.is_float()) out = rt::IValue(v.as_float());
+  else return false;
+  return true;
+}
+
+static bool int_list(const Value& v, rt::Dims& out) {
+  if (v.is_int() || v.is_bool()) { out = {v.as_int()}; return true; }
+  if (!v.is(ObjKind::List) && !v.is(ObjKind::Tuple)) return false;
+  const auto& items = v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items;
+  out.clear();
+  for (auto& i : items) {
+    if (!i.is_int() && !i.is_bool()) return false;
+    out.push_back(i.as_int());
+  }
+  return true;
+}
+
+static bool tensor_list(const Value& v, std::vector<rt::Tensor>& out) {
+  if (!v.is(ObjKind::List) && !v.is(ObjKind::Tuple)) return false;
+  const auto& items = v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items;
+  out.clear();
+  for (auto& i : items) {
+    const rt::Tensor* t = tensor_of(i);
+    if (!t) return false;
+    out.push_back(*t);
+  }
+  return true;
+}
+
+// One conversion per schema base type; false means "wrong type".
+static bool convert(const Value& v, const rt::SchemaArg& arg, rt::IValue& out) {
+  const std::string& t = arg.type;
+  if (t == "Tensor" && arg.list) {
+    std::vector<rt::Tensor> ts;
+    if (!tensor_list(v, ts)) return false;
+    out = rt::IValue(std::move(ts));
+    return true;
+  }
+  if (t == "Tensor") {
+    if (const rt::Tensor* x = tensor_of(v)) { out = rt::IValue(*x); return true; }
+    return number_ivalue(v, out);
+  }
+  if (t == "int" && arg.list) {
+    rt::Dims d;
+    if (!int_list(v, d)) return false;
+    out = rt::IValue(std::move(d));
+    return true;
+  }
+  if (t == "int") { if (!v.is_int() && !v.is_bool()) return false; out = rt::IValue(v.as_int()); return true; }
+  if (t == "float") { if (!v.is_number()) return false; out = rt::IValue(v.to_double()); return true; }
+  if (t == "bool") { if (!v.is_bool() && !v.is_int()) return false; out = rt::IValue(v.as_int() != 0); return true; }
+  if (t == "Scalar") return number_ivalue(v, out);
+  if (t == "ScalarType") { if (!v.is(ObjKind::DType)) return false; out = rt::IValue(v.as<DTypeObj>()->dtype); return true; }
+  if (t == "Device") {
+    if (v.is(ObjKind::Device)) { out = rt::IValue(v.as<DeviceObj>()->device); return true; }
+    if (!v.is(ObjKind::Str)) return false;
+    out = rt::IValue(rt::device_from_string(v.as<Str>()->value));
+    return true;
+  }
+  if (t == "str") { if (!v.is(ObjKind::Str)) return false; out = rt::IValue(v.as<Str>()->value); return true; }
+  return false;
+}
+
+bool to_ivalue(const Value& v, const rt::SchemaArg& arg, rt::IValue& out, std::string& why) {
+  if (v.is_none() && (arg.optional || (arg.has_default && arg.default_value.is_none()))) {
+    out = rt::IValue();
+    return true;
+  }
+  if (convert(v, arg, out)) return true;
+  std::string want = arg.type == "ScalarType" ? "a dtype" : arg.type == "Scalar" ? "a number" : arg.type;
+  if (arg.list) want += arg.type == "int" ? " or a tuple of ints" : " list";
+  why = fmt::format("argument '{}' must be {}, not {}", arg.name, want, type_name(v));
+  return false;
+}
+
+Value from_ivalue(const rt::IValue& v) {
+  using K = rt::IValue::Kind;
+  switch (v.kind()) {
+    case K::none: return Value();
+    case K::tensor: return wrap(v.tensor());
+    case K::tensor_list: {
+      std::vector<Value> items;
+      for (auto& t : v.tensors()) items.push_back(wrap(t));
+      return make_tuple(std::move(items));
+    }
+    case K::int_: return Value(v.i64());
+    case K::float_: return Value(v.f64());
+    case K::bool_: return Value(v.boolean());
+    case K::int_list: {
+      std::vector<Value> items;
+      for (int64_t d : v.ints()) items.push_back(Value(d));
+      return make_tuple(std::move(items));
+    }
+    case K::dtype: return wrap_dtype(v.dtype());
+    case K::device: return wrap_device(v.device());
+    case K::string: return make_str(v.str());
+  }
+  return Value();
+}
+
+}  // namespace amps::interp

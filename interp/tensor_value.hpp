@@ -1,0 +1,68 @@
+// Script values for the tensor runtime: tensors, dtypes and devices, the conversions between
+// script values and runtime IValues, and the mapping of runtime errors to amps errors.
+#pragma once
+
+#include <string>
+
+#include "interp/interp.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/schema.hpp"
+#include "runtime/tensor.hpp"
+
+namespace amps::interp {
+
+struct TensorObj : Opaque {
+  explicit TensorObj(rt::Tensor t) : Opaque(ObjKind::Tensor), tensor(std::move(t)) {}
+  std::string type_name() const override { return "Tensor"; }
+  std::string repr() const override;
+  bool truthy() const override;
+  Value get_attr(Interp& in, Atom name) override;
+  bool set_attr(Interp& in, Atom name, const Value& v) override;
+  rt::Tensor tensor;
+};
+
+struct DTypeObj : Opaque {
+  explicit DTypeObj(rt::DType d) : Opaque(ObjKind::DType), dtype(d) {}
+  std::string type_name() const override { return "dtype"; }
+  std::string repr() const override;
+  Value get_attr(Interp& in, Atom name) override;
+  bool equals(const Object& o) const override { return o.kind() == kind() && static_cast<const DTypeObj&>(o).dtype == dtype; }
+  size_t hash() const override { return size_t(dtype) * 31 + 7; }
+  rt::DType dtype;
+};
+
+// A device (`cpu`, `device("cuda:1")`); `cuda` also carries cuda.available() & co.
+struct DeviceObj : Opaque {
+  explicit DeviceObj(rt::Device d) : Opaque(ObjKind::Device), device(d) {}
+  std::string type_name() const override { return "device"; }
+  std::string repr() const override;
+  Value get_attr(Interp& in, Atom name) override;
+  bool equals(const Object& o) const override { return o.kind() == kind() && static_cast<const DeviceObj&>(o).device == device; }
+  size_t hash() const override { return size_t(device.type) * 131 + size_t(device.index); }
+  rt::Device device;
+};
+
+Value wrap(rt::Tensor t);
+Value wrap_dtype(rt::DType d);
+Value wrap_device(rt::Device d);
+// The tensor inside `v`, or null when `v` is not a tensor.
+const rt::Tensor* tensor_of(const Value& v);
+// `v` as a tensor: tensors pass through, numbers and nested lists become new tensors.
+rt::Tensor to_tensor(const Value& v, const Span& where);
+// Parses a device argument: a device value or a string like "cuda:1".
+rt::Device device_of(const Value& v, const Span& where);
+
+// Converts one script value for schema argument `arg`; returns false (with `why`) when the
+// value has the wrong type, so the caller can try another overload.
+bool to_ivalue(const Value& v, const rt::SchemaArg& arg, rt::IValue& out, std::string& why);
+// A runtime result as a script value.
+Value from_ivalue(const rt::IValue& v);
+
+// Runs [op] from script arguments: binds them to the schema (positional, keyword, defaults),
+// dispatches, and wraps the results. Throws AmpsError on bad arguments or runtime errors.
+Value call_op(Interp& in, rt::OpId op, CallArgs& args);
+
+// Registers tensors, dtypes, devices and every op of the table as globals and methods.
+void install_tensor_builtins(Interp& in);
+
+}  // namespace amps::interp
