@@ -1,7 +1,6 @@
 # Thin front door (as DuckDB does): installs missing Debian packages, configures, builds, runs.
 #   make run    build, then run the main job
 #   make test   build, then run every test through ctest
-#   make bench  build, then run the side-by-side benchmarks
 
 BUILD     ?= build
 BUILDTYPE ?= Release
@@ -11,16 +10,15 @@ PACKAGES  := cmake g++ make ninja-build antlr4 libantlr4-runtime-dev libdnnl-dev
              dataset-fashion-mnist
 STAMP     := $(BUILD)/.packages-ok
 
-.PHONY: run test bench build configure packages clean
+.PHONY: run test build configure clean
 
+# The main job (ARGS are passed to the script).
+MAIN ?= examples/quickstart.amps
 run: build
-	./$(BUILD)/amps examples/fashion_mnist_amp.amps
+	./$(BUILD)/amps $(MAIN) $(ARGS)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-
-bench: build
-	$(MAKE) -C bench BUILD=$(abspath $(BUILD))
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)

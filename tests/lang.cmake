@@ -36,3 +36,17 @@ amps_cli_test(run_code 0 "-e|print(1 + 2)" "-DSTDOUT=^3\n$")
 amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: NameError: name 'nope' is not defined")
 amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
 amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")
+
+# The REPL through a pseudo-terminal (forkpty), plus piped stdin.
+add_executable(repl_tests ${CMAKE_CURRENT_SOURCE_DIR}/repl/repl_test.cpp)
+target_link_libraries(repl_tests PRIVATE GTest::gtest util)
+add_test(NAME repl COMMAND repl_tests $<TARGET_FILE:amps>)
+set_tests_properties(repl PROPERTIES LABELS "unit;repl" TIMEOUT 120)
+
+file(GLOB AMPS_EXAMPLES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.amps)
+foreach(script ${AMPS_EXAMPLES})
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME examples/${name} COMMAND golden_runner --smoke $<TARGET_FILE:amps> ${script}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(examples/${name} PROPERTIES LABELS examples TIMEOUT 600)
+endforeach()

@@ -7,7 +7,9 @@
 //   # expect stderr: TEXT           some stderr line contains TEXT
 //   # args: A B C                   arguments passed to the script
 //   # exit: N                       expected exit status when it is not 0 or 1
-// Usage: golden_runner AMPS_BINARY SCRIPT.amps
+// With --smoke (examples), stdout is not compared: the script must exit 0, and its arguments
+// come from a `# smoke-args: A B C` line.
+// Usage: golden_runner [--smoke] AMPS_BINARY SCRIPT.amps
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@ struct Expectations {
   std::vector<std::string> stdout_lines;
   std::vector<std::string> stderr_contains;
   std::vector<std::string> args;
+  std::vector<std::string> smoke_args;
   std::string error;      // "Kind: message" prefix
   int error_line = 0;
   int exit_code = 0;
@@ -54,6 +57,10 @@ Expectations parse(const std::string& path) {
       std::istringstream ss(after(line, "# args: "));
       for (std::string a; ss >> a;) e.args.push_back(a);
     } else if (line.find("# exit: ") != std::string::npos) e.exit_code = std::stoi(after(line, "# exit: "));
+    else if (line.find("# smoke-args: ") != std::string::npos) {
+      std::istringstream ss(after(line, "# smoke-args: "));
+      for (std::string a; ss >> a;) e.smoke_args.push_back(a);
+    }
   }
   return e;
 }
@@ -113,8 +120,21 @@ bool check_error(const Expectations& e, const std::string& script, const std::st
 
 }  // namespace
 
+// --smoke: run with the smoke arguments; only the exit status counts.
+int smoke(const char* amps, const char* script) {
+  Expectations e = parse(script);
+  std::vector<std::string> cmd = {amps, script};
+  cmd.insert(cmd.end(), e.smoke_args.begin(), e.smoke_args.end());
+  std::string out, err;
+  int status = run(cmd, out, err);
+  if (status == 0) return 0;
+  std::cerr << "FAIL " << script << ": exit status " << status << "\n--- stdout ---\n" << out << "--- stderr ---\n" << err;
+  return 1;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3) { std::cerr << "usage: golden_runner AMPS SCRIPT\n"; return 2; }
+  if (argc == 4 && std::string(argv[1]) == "--smoke") return smoke(argv[2], argv[3]);
+  if (argc != 3) { std::cerr << "usage: golden_runner [--smoke] AMPS SCRIPT\n"; return 2; }
   Expectations e = parse(argv[2]);
   std::vector<std::string> cmd = {argv[1], argv[2]};
   cmd.insert(cmd.end(), e.args.begin(), e.args.end());
