@@ -1,6 +1,135 @@
-// CPU kernels: index family (being written).
+// CPU kernels for integer indexing: index_select, gather, index_copy(_), embedding, one_hot.
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
-void register_index_kernels(KernelTable&) {}
+namespace {
+
+// Index values as int64 with range checks against [size] (negative indices count from the end).
+std::vector<int64_t> checked_indices(const Tensor& index, int64_t size, std::string_view op) {
+  AMPS_CHECK(index.dtype() == DType::int64 || index.dtype() == DType::int32, "{}(): Expected dtype int32/int64 for "
+             "index but got: {}", op, dtype_name(index.dtype()));
+  std::vector<int64_t> out;
+  for (double d : index.to_doubles()) {
+    int64_t i = int64_t(d);
+    AMPS_CHECK_INDEX(i >= -size && i < size, "index {} is out of bounds for dimension with size {}", i, size);
+    out.push_back(i < 0 ? i + size : i);
+  }
+  return out;
+}
+
+Tensor index_select_impl(const Tensor& x, int64_t dim_arg, const Tensor& index, Device dev) {
+  AMPS_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  const int64_t dim = x.dim() == 0 ? 0 : wrap_dim(dim_arg, x.dim());
+  const int64_t size = x.dim() == 0 ? 1 : x.size(dim);
+  std::vector<int64_t> idx = checked_indices(index, size, "index_select");
+  Dims shape = x.sizes();
+  if (x.dim() > 0) shape[size_t(dim)] = int64_t(idx.size());
+  Tensor out = Tensor::empty(shape, x.dtype(), dev);
+  if (x.dim() == 0) {
+    copy_into(out, x);
+    return out;
+  }
+  for (size_t k = 0; k < idx.size(); ++k) copy_into(native::select(out, dim, int64_t(k)), native::select(x, dim, idx[k]));
+  return out;
+}
+
+Tensors k_index_select(const ArgReader& a, const KernelContext& kc) {
+  return {index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device)};
+}
+
+Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), index = a.tensor(2);
+  const int64_t dim = wrap_dim(a.i64(1), x.dim());
+  AMPS_CHECK(index.dim() == x.dim(), "Index tensor must have the same number of dimensions as input tensor");
+  Tensor xc = contiguous(x), out = Tensor::empty(index.sizes(), x.dtype(), kc.device);
+  std::vector<int64_t> idx = checked_indices(index, x.size(dim), "gather");
+  const Dims xs = contiguous_strides(x.sizes()), is = contiguous_strides(index.sizes());
+  AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
+    const T* in = xc.data<T>();
+    T* o = out.data<T>();
+    for (int64_t flat = 0; flat < index.numel(); ++flat) {
+      int64_t src = 0, rem = flat;
+      for (size_t d = 0; d < is.size(); ++d) {
+        int64_t coord = rem / is[d];
+        rem %= is[d];
+        src += (int64_t(d) == dim ? idx[size_t(flat)] : coord) * xs[d];
+      }
+      o[flat] = in[src];
+    }
+  });
+  return {out};
+}
+
+// Writes source slices into [target] at index positions along dim.
+void index_copy_into(const Tensor& target, int64_t dim_arg, const Tensor& index, const Tensor& source) {
+  const int64_t dim = wrap_dim(dim_arg, target.dim());
+  std::vector<int64_t> idx = checked_indices(index, target.size(dim), "index_copy");
+  AMPS_CHECK(source.dim() == target.dim() && source.size(dim) == int64_t(idx.size()), "index_copy_(): Source/"
+             "destination tensor must have same slice shapes. Destination slice shape: {} at dimension {} and source "
+             "slice shape: {} at dimension 0.", format_shape(target.sizes()), dim, format_shape(source.sizes()));
+  for (size_t k = 0; k < idx.size(); ++k)
+    copy_into(native::select(target, dim, idx[k]), native::select(source, dim, int64_t(k)));
+}
+
+Tensors k_index_copy(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0);
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  copy_into(out, x);
+  index_copy_into(out, a.i64(1), a.tensor(2), a.tensor(3));
+  return {out};
+}
+
+Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
+  Tensor x = a.tensor(0);
+  index_copy_into(x, a.i64(1), a.tensor(2), a.tensor(3));
+  return {x};
+}
+
+Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
+  Tensor input = a.tensor(0), weight = a.tensor(1);
+  AMPS_CHECK(weight.dim() == 2, "'weight' must be 2-D, got {}-D", weight.dim());
+  AMPS_CHECK(!is_floating(input.dtype()), "Expected tensor for argument #1 'indices' to have one of the following "
+             "scalar types: Long, Int; but got {} instead", dtype_name(input.dtype()));
+  Tensor flat = index_select_impl(weight, 0, reshape(input, {-1}), kc.device);
+  Dims shape = input.sizes();
+  shape.push_back(weight.size(1));
+  return {native::view(flat, shape)};
+}
+
+Tensors k_one_hot(const ArgReader& a, const KernelContext& kc) {
+  Tensor input = a.tensor(0);
+  AMPS_CHECK(input.dtype() == DType::int64, "one_hot is only applicable to index tensor of type LongTensor.");
+  std::vector<double> v = input.to_doubles();
+  int64_t n = a.i64(1);
+  if (n == -1) {
+    AMPS_CHECK(!v.empty(), "Can not infer total number of classes from empty tensor.");
+    for (double d : v) n = std::max(n, int64_t(d) + 1);
+  }
+  Dims shape = input.sizes();
+  shape.push_back(n);
+  Tensor out = Tensor::empty(shape, DType::int64, kc.device);
+  fill(out, Scalar(int64_t(0)));
+  for (size_t i = 0; i < v.size(); ++i) {
+    int64_t c = int64_t(v[i]);
+    AMPS_CHECK(c >= 0 && c < n, "Class values must be non-negative and smaller than num_classes ({}), got {}", n, c);
+    out.data<int64_t>()[int64_t(i) * n + c] = 1;
+  }
+  return {out};
+}
+
+}  // namespace
+
+void register_index_kernels(KernelTable& t) {
+  t.add(OpId::index_select, k_index_select);
+  t.add(OpId::gather, k_gather);
+  t.add(OpId::index_copy, k_index_copy);
+  t.add(OpId::index_copy_, k_index_copy_);
+  t.add(OpId::embedding, k_embedding, dtype_bit(DType::int64) | dtype_bit(DType::int32));
+  t.add(OpId::one_hot, k_one_hot, dtype_bit(DType::int64));
+}
+
 }  // namespace amps::rt::cpu

@@ -1,6 +1,241 @@
-// CPU kernels: loss family (being written).
+// CPU loss kernels (cross_entropy, nll_loss, mse/l1/smooth_l1, BCE, BCE-with-logits, cosine embedding) and
+// cosine_similarity. They compute in double on host copies and return the input's dtype.
+#include <cmath>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
-void register_loss_kernels(KernelTable&) {}
+namespace {
+
+enum class Reduction { none, mean, sum };
+
+Reduction parse_reduction(const std::string& r) {
+  if (r == "none") return Reduction::none;
+  if (r == "mean") return Reduction::mean;
+  if (r == "sum") return Reduction::sum;
+  AMPS_CHECK_VALUE(false, "{} is not a valid value for reduction", r);
+  return Reduction::none;
+}
+
+// Applies [red] to per-element losses; mean divides by [denominator] (count or total weight).
+Tensor reduce_losses(const std::vector<double>& l, const Dims& shape, Reduction red, double denominator, DType dt) {
+  if (red == Reduction::none) return Tensor::from_doubles(l, shape, dt);
+  double s = 0;
+  for (double v : l) s += v;
+  return Tensor::scalar(red == Reduction::sum ? s : s / denominator, dt);
+}
+
+// [x] as row-major doubles after broadcasting to [shape].
+std::vector<double> doubles_as(const Tensor& x, const Dims& shape) { return native::expand(x, shape).to_doubles(); }
+
+// Moves the class dim (1) last and flattens: [N, C, d...] -> [N*d..., C] as doubles; [C] -> [1, C].
+std::vector<double> class_rows(const Tensor& input, int64_t& rows, int64_t& C) {
+  Tensor x = input.dim() == 1 ? native::unsqueeze(input, 0) : input;
+  C = x.size(1);
+  Dims perm{0};
+  for (int64_t d = 2; d < x.dim(); ++d) perm.push_back(d);
+  perm.push_back(1);
+  rows = C ? x.numel() / C : 0;
+  return native::permute(x, perm).to_doubles();
+}
+
+void log_softmax_rows(std::vector<double>& v, int64_t rows, int64_t C) {
+  for (int64_t r = 0; r < rows; ++r) {
+    double* x = v.data() + r * C;
+    double m = -INFINITY, s = 0;
+    for (int64_t c = 0; c < C; ++c) m = std::max(m, x[c]);
+    for (int64_t c = 0; c < C; ++c) s += std::exp(x[c] - m);
+    for (int64_t c = 0; c < C; ++c) x[c] -= m + std::log(s);
+  }
+}
+
+struct ClassLossArgs {
+  Tensor target, weight;
+  int64_t ignore_index = -100;
+  Reduction red = Reduction::mean;
+  double smoothing = 0;
+};
+
+// NLL on log-probabilities [rows, C] with class-index targets, plus optional label smoothing.
+Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a,
+                     const Dims& out_shape, DType dt) {
+  std::vector<double> w = a.weight.defined() ? a.weight.to_doubles() : std::vector<double>(size_t(C), 1.0);
+  AMPS_CHECK(int64_t(w.size()) == C, "weight tensor should be defined either for all {} classes or no classes but "
+             "got weight tensor of shape: {}", C, format_shape(a.weight.sizes()));
+  std::vector<double> t = a.target.to_doubles(), loss(size_t(rows), 0.0);
+  AMPS_CHECK(int64_t(t.size()) == rows, "Expected target size {}, got {}", format_shape(out_shape),
+             format_shape(a.target.sizes()));
+  double total_w = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t k = int64_t(t[size_t(r)]);
+    if (k == a.ignore_index) continue;
+    AMPS_CHECK_INDEX(k >= 0 && k < C, "Target {} is out of bounds.", k);
+    double smooth = 0;
+    for (int64_t c = 0; c < C; ++c) smooth -= w[size_t(c)] * lp[size_t(r * C + c)];
+    loss[size_t(r)] = (1 - a.smoothing) * -w[size_t(k)] * lp[size_t(r * C + k)] + a.smoothing / double(C) * smooth;
+    total_w += w[size_t(k)];
+  }
+  return reduce_losses(loss, out_shape, a.red, total_w, dt);
+}
+
+Dims target_shape(const Tensor& input) {
+  if (input.dim() == 1) return {};
+  Dims s{input.size(0)};
+  s.insert(s.end(), input.sizes().begin() + 2, input.sizes().end());
+  return s;
+}
+
+Tensor probs_loss(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a, const Tensor& input) {
+  std::vector<double> w = a.weight.defined() ? a.weight.to_doubles() : std::vector<double>(size_t(C), 1.0);
+  int64_t r2 = 0, c2 = 0;
+  std::vector<double> t = class_rows(a.target, r2, c2), loss(size_t(rows), 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < C; ++c) {
+      double p = t[size_t(r * C + c)] * (1 - a.smoothing) + a.smoothing / double(C);
+      loss[size_t(r)] -= w[size_t(c)] * p * lp[size_t(r * C + c)];
+    }
+  return reduce_losses(loss, target_shape(input), a.red, double(rows), input.dtype());
+}
+
+Tensors k_cross_entropy(const ArgReader& a, const KernelContext&) {
+  Tensor input = a.tensor(0);
+  AMPS_CHECK(is_floating(input.dtype()), "cross_entropy: expected a floating point input, got {}",
+             dtype_name(input.dtype()));
+  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), a.f64(5)};
+  AMPS_CHECK_VALUE(c.smoothing >= 0 && c.smoothing <= 1, "label_smoothing must be between 0.0 and 1.0. Got: {}",
+                   c.smoothing);
+  int64_t rows = 0, C = 0;
+  std::vector<double> lp = class_rows(input, rows, C);
+  log_softmax_rows(lp, rows, C);
+  if (is_floating(c.target.dtype())) {
+    AMPS_CHECK(c.target.sizes() == input.sizes(), "cross_entropy: target of probabilities must have the input's "
+               "shape {}, got {}", format_shape(input.sizes()), format_shape(c.target.sizes()));
+    return {probs_loss(lp, rows, C, c, input)};
+  }
+  return {nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype())};
+}
+
+Tensors k_nll_loss(const ArgReader& a, const KernelContext&) {
+  Tensor input = a.tensor(0);
+  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), 0.0};
+  AMPS_CHECK(!is_floating(c.target.dtype()), "nll_loss: expected target of class indices (int64), got {}",
+             dtype_name(c.target.dtype()));
+  int64_t rows = 0, C = 0;
+  std::vector<double> lp = class_rows(input, rows, C);
+  return {nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype())};
+}
+
+// Pointwise regression losses over broadcast input/target.
+template <typename F> Tensor pointwise_loss(const ArgReader& a, Reduction red, F f) {
+  Tensor x = a.tensor(0), y = a.tensor(1);
+  Dims shape = broadcast_pair(x, y, op_name(a.op()));
+  std::vector<double> xs = doubles_as(x, shape), ys = doubles_as(y, shape), l(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) l[i] = f(xs[i], ys[i]);
+  return reduce_losses(l, shape, red, double(l.size()), promote(x.dtype(), y.dtype()));
+}
+
+Tensors k_mse_loss(const ArgReader& a, const KernelContext&) {
+  return {pointwise_loss(a, parse_reduction(a.str(2)), [](double x, double y) { return (x - y) * (x - y); })};
+}
+
+Tensors k_l1_loss(const ArgReader& a, const KernelContext&) {
+  return {pointwise_loss(a, parse_reduction(a.str(2)), [](double x, double y) { return std::fabs(x - y); })};
+}
+
+Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext&) {
+  const double beta = a.f64(3);
+  return {pointwise_loss(a, parse_reduction(a.str(2)), [beta](double x, double y) {
+    double d = std::fabs(x - y);
+    return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
+  })};
+}
+
+std::vector<double> optional_weights(const Tensor& w, const Dims& shape) {
+  return w.defined() ? doubles_as(w, shape) : std::vector<double>(size_t(numel_of(shape)), 1.0);
+}
+
+Tensors k_bce(const ArgReader& a, const KernelContext&) {
+  Tensor x = a.tensor(0), y = a.tensor(1);
+  AMPS_CHECK(x.sizes() == y.sizes(), "Using a target size ({}) that is different to the input size ({}) is "
+             "deprecated. Please ensure they have the same size.", format_shape(y.sizes()), format_shape(x.sizes()));
+  std::vector<double> xs = x.to_doubles(), ys = y.to_doubles(), w = optional_weights(a.opt_tensor(2), x.sizes());
+  std::vector<double> l(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    AMPS_CHECK(xs[i] >= 0 && xs[i] <= 1, "all elements of input should be between 0 and 1");
+    l[i] = -w[i] * (ys[i] * std::max(std::log(xs[i]), -100.0) + (1 - ys[i]) * std::max(std::log1p(-xs[i]), -100.0));
+  }
+  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype())};
+}
+
+Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
+  Tensor x = a.tensor(0), y = a.tensor(1), pw = a.opt_tensor(4);
+  AMPS_CHECK(x.sizes() == y.sizes(), "Target size ({}) must be the same as input size ({})", format_shape(y.sizes()),
+             format_shape(x.sizes()));
+  std::vector<double> xs = x.to_doubles(), ys = y.to_doubles(), w = optional_weights(a.opt_tensor(2), x.sizes());
+  std::vector<double> p = pw.defined() ? doubles_as(pw, x.sizes()) : std::vector<double>(xs.size(), 1.0), l(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    double lw = (p[i] - 1) * ys[i] + 1;
+    l[i] = w[i] * ((1 - ys[i]) * xs[i] + lw * (std::log1p(std::exp(-std::fabs(xs[i]))) + std::max(-xs[i], 0.0)));
+  }
+  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype())};
+}
+
+// Cosine of rows of [x1], [x2] ([N, D] or [D]); eps guards the norms as PyTorch's EPSILON (1e-12).
+std::vector<double> row_cosines(const Tensor& x1, const Tensor& x2, double eps, bool clamp_each) {
+  Tensor a = x1.dim() == 1 ? native::unsqueeze(x1, 0) : x1, b = x2.dim() == 1 ? native::unsqueeze(x2, 0) : x2;
+  const int64_t N = a.size(0), D = a.size(1);
+  std::vector<double> av = a.to_doubles(), bv = b.to_doubles(), cos(static_cast<size_t>(N));
+  for (int64_t n = 0; n < N; ++n) {
+    double ab = 0, aa = 0, bb = 0;
+    for (int64_t d = 0; d < D; ++d) {
+      double p = av[size_t(n * D + d)], q = bv[size_t(n * D + d)];
+      ab += p * q, aa += p * p, bb += q * q;
+    }
+    cos[size_t(n)] = clamp_each ? ab / (std::max(std::sqrt(aa), eps) * std::max(std::sqrt(bb), eps))
+                                : ab / std::sqrt((aa + eps) * (bb + eps));
+  }
+  return cos;
+}
+
+Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext&) {
+  Tensor x1 = a.tensor(0), x2 = a.tensor(1), y = a.tensor(2);
+  AMPS_CHECK(x1.sizes() == x2.sizes() && x1.dim() >= 1 && x1.dim() <= 2, "cosine_embedding_loss: expected input1 "
+             "and input2 of equal 1-D or 2-D shape, got {} and {}", format_shape(x1.sizes()), format_shape(x2.sizes()));
+  std::vector<double> cos = row_cosines(x1, x2, 1e-12, false), t = y.to_doubles(), l(cos.size());
+  AMPS_CHECK(t.size() == cos.size(), "cosine_embedding_loss: target must have {} elements, got {}", cos.size(), t.size());
+  const double margin = a.f64(3);
+  for (size_t i = 0; i < l.size(); ++i) l[i] = t[i] > 0 ? 1 - cos[i] : std::max(0.0, cos[i] - margin);
+  Dims shape = x1.dim() == 1 ? Dims{} : Dims{x1.size(0)};
+  return {reduce_losses(l, shape, parse_reduction(a.str(4)), double(l.size()), x1.dtype())};
+}
+
+Tensors k_cosine_similarity(const ArgReader& a, const KernelContext&) {
+  Tensor x1 = a.tensor(0), x2 = a.tensor(1);
+  Dims shape = broadcast_pair(x1, x2, "cosine_similarity");
+  int64_t dim = wrap_dim(a.i64(2), int64_t(shape.size()));
+  Tensor p = reshape(contiguous(native::transpose(native::expand(x1, shape), dim, -1)), {-1, shape[size_t(dim)]});
+  Tensor q = reshape(contiguous(native::transpose(native::expand(x2, shape), dim, -1)), {-1, shape[size_t(dim)]});
+  Dims out_shape = shape;
+  out_shape.erase(out_shape.begin() + dim);
+  return {Tensor::from_doubles(row_cosines(p, q, a.f64(3), true), out_shape, promote(x1.dtype(), x2.dtype()))};
+}
+
+}  // namespace
+
+void register_loss_kernels(KernelTable& t) {
+  t.add(OpId::cross_entropy, k_cross_entropy, kFloatDTypes);
+  t.add(OpId::nll_loss, k_nll_loss, kFloatDTypes);
+  t.add(OpId::mse_loss, k_mse_loss, kFloatDTypes);
+  t.add(OpId::l1_loss, k_l1_loss, kFloatDTypes);
+  t.add(OpId::smooth_l1_loss, k_smooth_l1_loss, kFloatDTypes);
+  t.add(OpId::binary_cross_entropy, k_bce, kFloatDTypes);
+  t.add(OpId::binary_cross_entropy_with_logits, k_bce_logits, kFloatDTypes);
+  t.add(OpId::cosine_embedding_loss, k_cosine_embedding_loss, kFloatDTypes);
+  t.add(OpId::cosine_similarity, k_cosine_similarity, kFloatDTypes);
+}
+
 }  // namespace amps::rt::cpu

@@ -145,3 +145,17 @@ Dims broadcast_pair(const Tensor& a, const Tensor& b, std::string_view op) {
 }
 
 }  // namespace amps::rt::cpu
+
+namespace amps::rt::cpu {
+
+bool dnnl_dtype_ok(DType t) { return t == DType::float32 || t == DType::bfloat16 || t == DType::float16; }
+
+dnnl_cpu::DnnlArg dnnl_arg(const Tensor& t) {
+  AMPS_ASSERT(dnnl_dtype_ok(t.dtype()), "dnnl_arg on {}", dtype_name(t.dtype()));
+  dnnl_cpu::DnnlType dt = t.dtype() == DType::float32    ? dnnl_cpu::DnnlType::f32
+                          : t.dtype() == DType::bfloat16 ? dnnl_cpu::DnnlType::bf16
+                                                         : dnnl_cpu::DnnlType::f16;
+  return dnnl_cpu::DnnlArg{t.raw_data(), dt, t.sizes(), t.strides()};
+}
+
+}  // namespace amps::rt::cpu

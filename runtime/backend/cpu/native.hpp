@@ -32,3 +32,12 @@ namespace amps::rt::cpu {
 // A copy of host tensor [t] tagged with another host device (cpu <-> xla/xpu moves).
 Tensor cast_device(const Tensor& t, Device dev);
 }  // namespace amps::rt::cpu
+
+#include "runtime/backend/cpu/dnnl_common.hpp"
+
+namespace amps::rt::cpu {
+// True for the dtypes the oneDNN wrappers take (float32, bfloat16, float16).
+bool dnnl_dtype_ok(DType t);
+// [t] as a oneDNN wrapper argument (host pointer, dims and element strides); [t] must stay alive.
+dnnl_cpu::DnnlArg dnnl_arg(const Tensor& t);
+}  // namespace amps::rt::cpu

@@ -1,6 +1,183 @@
-// CPU kernels: norm family (being written).
+// CPU kernels for softmax/log_softmax and layer/batch/group norm: oneDNN for float32/bfloat16/float16,
+// float64 reference loops here (statistics always in double).
+#include <cmath>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/dnnl_norm.hpp"
+#include "runtime/backend/cpu/dnnl_softmax.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
-void register_norm_kernels(KernelTable&) {}
+namespace {
+
+// Row softmax over contiguous [rows, n] doubles.
+void softmax_rows(const double* in, double* out, int64_t rows, int64_t n, bool log) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* x = in + r * n;
+    double* y = out + r * n;
+    double m = -INFINITY, s = 0;
+    for (int64_t i = 0; i < n; ++i) m = std::max(m, x[i]);
+    for (int64_t i = 0; i < n; ++i) s += std::exp(x[i] - m);
+    for (int64_t i = 0; i < n; ++i) y[i] = log ? x[i] - m - std::log(s) : std::exp(x[i] - m) / s;
+  }
+}
+
+Tensor softmax_impl(const ArgReader& a, const KernelContext& kc, bool log) {
+  Tensor x = a.tensor(0);
+  if (std::optional<DType> dt = a.opt_dtype(2)) x = cast(x, *dt);
+  if (!is_floating(x.dtype())) x = cast(x, DType::float32);
+  Tensor x1 = x.dim() == 0 ? native::unsqueeze(x, 0) : x;
+  const int64_t dim = wrap_dim(a.i64(1), x1.dim());
+  Tensor out = Tensor::empty(x1.sizes(), x1.dtype(), kc.device);
+  if (out.numel() > 0 && dnnl_dtype_ok(x1.dtype())) {
+    dnnl_cpu::softmax_forward(dnnl_arg(x1), dnnl_arg(out), int(dim), log);
+  } else if (out.numel() > 0) {
+    Tensor rows = contiguous(native::transpose(x1, dim, -1));
+    Tensor res = Tensor::empty(rows.sizes(), DType::float64, kc.device);
+    softmax_rows(rows.data<double>(), res.data<double>(), rows.numel() / rows.size(-1), rows.size(-1), log);
+    copy_into(out, native::transpose(res, dim, -1));
+  }
+  return x.dim() == 0 ? native::squeeze(out, {0}) : out;
+}
+
+Tensors k_softmax(const ArgReader& a, const KernelContext& kc) { return {softmax_impl(a, kc, false)}; }
+Tensors k_log_softmax(const ArgReader& a, const KernelContext& kc) { return {softmax_impl(a, kc, true)}; }
+
+// Normalises each of [groups] contiguous runs of [n] doubles in place; returns nothing.
+void normalize_runs(double* p, int64_t groups, int64_t n, double eps) {
+  for (int64_t g = 0; g < groups; ++g) {
+    double* x = p + g * n;
+    double mean = 0, var = 0;
+    for (int64_t i = 0; i < n; ++i) mean += x[i];
+    mean /= double(n);
+    for (int64_t i = 0; i < n; ++i) var += (x[i] - mean) * (x[i] - mean);
+    double inv = 1.0 / std::sqrt(var / double(n) + eps);
+    for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - mean) * inv;
+  }
+}
+
+std::optional<dnnl_cpu::DnnlArg> opt_arg(const Tensor& t) {
+  if (!t.defined()) return std::nullopt;
+  return dnnl_arg(dnnl_dtype_ok(t.dtype()) ? t : cast(t, DType::float32));
+}
+
+Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
+  Dims shape = a.ints(1);
+  const double eps = a.f64(4);
+  bool ok = int64_t(shape.size()) <= x.dim() && std::equal(shape.begin(), shape.end(), x.sizes().end() - int64_t(shape.size()));
+  AMPS_CHECK(ok, "Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size[{}]",
+             fmt::join(shape, ", "), fmt::join(shape, ", "), fmt::join(x.sizes(), ", "));
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  if (out.numel() == 0) return {out};
+  if (dnnl_dtype_ok(x.dtype())) {
+    Tensor wc = w.defined() ? contiguous(w) : w, bc = b.defined() ? contiguous(b) : b;
+    auto wa = opt_arg(wc), ba = opt_arg(bc);
+    dnnl_cpu::layer_norm_forward(dnnl_arg(x), int(shape.size()), wa ? &*wa : nullptr, ba ? &*ba : nullptr,
+                                 dnnl_arg(out), nullptr, nullptr, float(eps));
+    return {out};
+  }
+  Tensor y = contiguous(cast(x, DType::float64));
+  y = y.is_same(x) ? cast_device(x, x.device()) : y;
+  const int64_t n = numel_of(shape);
+  normalize_runs(y.data<double>(), y.numel() / n, n, eps);
+  Tensor r = w.defined() ? cast(w, DType::float64) : Tensor::scalar(1.0, DType::float64);
+  Tensor s = b.defined() ? cast(b, DType::float64) : Tensor::scalar(0.0, DType::float64);
+  map3<double, double>(out, y, r, s, [](double v, double g, double c) { return v * g + c; });
+  return {out};
+}
+
+// Per-channel affine of a normalised float64 tensor [N, C, *] into [out].
+void channel_affine(const Tensor& y, const Tensor& w, const Tensor& b, const Tensor& out) {
+  Dims cs(size_t(y.dim() - 1), 1);
+  cs[0] = y.size(1);
+  Tensor wc = w.defined() ? reshape(contiguous(cast(w, DType::float64)), cs) : Tensor::scalar(1.0, DType::float64);
+  Tensor bc = b.defined() ? reshape(contiguous(cast(b, DType::float64)), cs) : Tensor::scalar(0.0, DType::float64);
+  Tensor res = Tensor::empty(y.sizes(), DType::float64, out.device());
+  map3<double, double>(res, y, wc, bc, [](double v, double g, double c) { return v * g + c; });
+  copy_into(out, res);
+}
+
+// Training-mode running-stat update: r = (1 - m) * r + m * stat (unbiased variance for running_var).
+void update_running(const Tensor& running, const std::vector<double>& stat, double momentum) {
+  if (!running.defined()) return;
+  Tensor s = Tensor::from_doubles(stat, running.sizes(), running.dtype());
+  Tensor mixed = Tensor::empty(running.sizes(), DType::float64, running.device());
+  map2<double, double>(mixed, cast(running, DType::float64), cast(s, DType::float64),
+                       [momentum](double r, double v) { return (1 - momentum) * r + momentum * v; });
+  copy_into(running, mixed);
+}
+
+Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), w = a.opt_tensor(3), b = a.opt_tensor(4);
+  const bool training = a.boolean(5);
+  const double momentum = a.f64(6), eps = a.f64(7);
+  AMPS_CHECK(x.dim() >= 2, "batch_norm: expected 2D or more input (got {}D input)", x.dim());
+  AMPS_CHECK(training || (rm.defined() && rv.defined()), "batch_norm: running_mean and running_var must be "
+             "defined in evaluation mode");
+  const int64_t C = x.size(1), per = C ? x.numel() / C : 0;
+  AMPS_CHECK(!training || per > 1, "Expected more than 1 value per channel when training, got input size {}",
+             format_shape(x.sizes()));
+  Tensor xd = contiguous(native::transpose(cast(x, DType::float64), 0, 1));  // [C, N, *]
+  std::vector<double> mean(static_cast<size_t>(C)), var(static_cast<size_t>(C));
+  const double* p = xd.data<double>();
+  for (int64_t c = 0; c < C; ++c) {
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < per; ++i) m += p[c * per + i];
+    m /= double(per);
+    for (int64_t i = 0; i < per; ++i) v += (p[c * per + i] - m) * (p[c * per + i] - m);
+    mean[size_t(c)] = m;
+    var[size_t(c)] = v / double(per);
+  }
+  if (!training) {
+    mean = rm.to_doubles();
+    var = rv.to_doubles();
+  }
+  Dims cs(size_t(x.dim() - 1), 1);
+  cs[0] = C;
+  std::vector<double> inv(static_cast<size_t>(C));
+  for (int64_t c = 0; c < C; ++c) inv[size_t(c)] = 1.0 / std::sqrt(var[size_t(c)] + eps);
+  Tensor mt = Tensor::from_doubles(mean, cs, DType::float64), it = Tensor::from_doubles(inv, cs, DType::float64);
+  Tensor y = Tensor::empty(x.sizes(), DType::float64, kc.device);
+  map3<double, double>(y, cast(x, DType::float64), mt, it, [](double v, double m, double s) { return (v - m) * s; });
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  channel_affine(y, w, b, out);
+  if (training) {
+    std::vector<double> unbiased(var);
+    for (double& v : unbiased) v *= double(per) / double(per - 1);
+    update_running(rm, mean, momentum);
+    update_running(rv, unbiased, momentum);
+  }
+  return {out};
+}
+
+Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
+  const int64_t G = a.i64(1);
+  AMPS_CHECK(x.dim() >= 2, "group_norm: expected at least 2D input, got {}D", x.dim());
+  const int64_t N = x.size(0), C = x.size(1);
+  AMPS_CHECK(G > 0 && C % G == 0, "Expected number of channels in input to be divisible by num_groups, but got "
+             "input of shape {} and num_groups={}", format_shape(x.sizes()), G);
+  Tensor y = cast_device(cast(x, DType::float64), x.device());
+  y = contiguous(y);
+  if (y.numel() > 0) normalize_runs(y.data<double>(), N * G, y.numel() / (N * G), a.f64(4));
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  channel_affine(y, w, b, out);
+  return {out};
+}
+
+}  // namespace
+
+void register_norm_kernels(KernelTable& t) {
+  t.add(OpId::softmax, k_softmax);
+  t.add(OpId::log_softmax, k_log_softmax);
+  t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
+  t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
+  t.add(OpId::group_norm, k_group_norm, kFloatDTypes);
+}
+
 }  // namespace amps::rt::cpu

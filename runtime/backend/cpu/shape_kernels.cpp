@@ -99,9 +99,10 @@ Tensors k_stack(const ArgReader& a, const KernelContext&) {
   std::vector<Tensor> ts = a.tensors(0);
   AMPS_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
   int64_t dim = wrap_dim(a.i64(1), ts[0].dim() + 1);
+  const Dims first = ts[0].sizes();
   for (size_t i = 0; i < ts.size(); ++i) {
-    AMPS_CHECK(ts[i].sizes() == ts[0].sizes(), "stack expects each tensor to be equal size, but got {} at entry 0 "
-               "and {} at entry {}", format_shape(ts[0].sizes()), format_shape(ts[i].sizes()), i);
+    AMPS_CHECK(ts[i].sizes() == first, "stack expects each tensor to be equal size, but got {} at entry 0 "
+               "and {} at entry {}", format_shape(first), format_shape(ts[i].sizes()), i);
     ts[i] = native::unsqueeze(ts[i], dim);
   }
   return {cat_impl(ts, dim)};
