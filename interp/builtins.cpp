@@ -309,6 +309,19 @@ Value b_setattr(Interp& in, CallArgs& a) {
   return Value();
 }
 
+// vars(obj): an instance's (or module's) attributes as a new dict, in the order they were set.
+Value b_vars(Interp&, CallArgs& a) {
+  ArgReader r(a, "vars", {"obj"});
+  const Value& v = r.required(0);
+  const AttrMap* attrs = v.is(ObjKind::Instance) ? &v.as<Instance>()->attrs
+                       : v.is(ObjKind::Module) ? &v.as<Module>()->attrs
+                       : v.is(ObjKind::Class) ? &v.as<Class>()->attrs : nullptr;
+  if (!attrs) r.type_error(0, "an instance, class or module");
+  auto d = make<Dict>();
+  for (auto& [k, x] : *attrs) d->set(make_str(*k), x);
+  return d;
+}
+
 Value b_any_all(Interp& in, CallArgs& a, bool any) {
   ArgReader r(a, any ? "any" : "all", {"iterable"});
   bool result = !any;
@@ -358,6 +371,7 @@ void install_core_builtins(Interp& in) {
   in.def_native("hasattr", b_hasattr);
   in.def_native("getattr", b_getattr);
   in.def_native("setattr", b_setattr);
+  in.def_native("vars", b_vars);
   in.def_native("any", [](Interp& i, CallArgs& a) { return b_any_all(i, a, true); });
   in.def_native("all", [](Interp& i, CallArgs& a) { return b_any_all(i, a, false); });
   for (const char* kind : {"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AttributeError",

@@ -54,7 +54,7 @@ Value Interp::eval_call(const CallExpr& e) {
 Value Interp::call(const Value& callee, std::vector<Value> pos) {
   CallArgs args;
   args.pos = std::move(pos);
-  if (!frames_.empty() && last_stmt_) args.span = last_stmt_->span;
+  if (!ts_->frames.empty() && ts_->last_stmt) args.span = ts_->last_stmt->span;
   return call(callee, args);
 }
 
@@ -88,27 +88,27 @@ Value Interp::call_native(const Native& fn, CallArgs& args) {
 // Script function call: a fresh Env for the locals, depth-limited, with a stack frame
 // added to any error that escapes.
 Value Interp::call_function(const Function& fn, CallArgs& args) {
-  if (depth_ >= cfg_.max_call_depth)
+  if (ts_->depth >= cfg_.max_call_depth)
     fail("RecursionError", fmt::format("maximum recursion depth exceeded ({} nested calls); check for a "
                                        "recursive function that never reaches its base case", cfg_.max_call_depth),
          args.span);
   check_interrupt(args.span);
   auto env = make<Env>(fn.closure, fn.decl->num_slots);
   bind_params(fn, *env, args);
-  frames_.push_back(Frame{env.get(), &fn, Value()});
-  ++depth_;
+  ts_->frames.push_back(Frame{env.get(), &fn, Value()});
+  ++ts_->depth;
   try {
     exec_block(fn.decl->body);
   } catch (AmpsError& err) {
-    --depth_;
-    frames_.pop_back();
+    --ts_->depth;
+    ts_->frames.pop_back();
     if (!err.has_span()) err.set_span(args.span);
     err.unwind(*fn.decl->name, args.span);
     throw;
   }
-  --depth_;
-  Value ret = std::move(frames_.back().ret);
-  frames_.pop_back();
+  --ts_->depth;
+  Value ret = std::move(ts_->frames.back().ret);
+  ts_->frames.pop_back();
   return ret;
 }
 

@@ -14,6 +14,7 @@
 #include "interp/ast_printer.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
+#include "stdlib/install.hpp"
 #include "interp/repl.hpp"
 
 #ifndef AMPS_VERSION
@@ -63,6 +64,7 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
   InterpConfig cfg;
   cfg.script_args = std::move(script_args);
   Interp in(std::move(cfg));
+  stdlib::install_stdlib(in);
   g_running = &in;
   try {
     in.run(src);

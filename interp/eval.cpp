@@ -8,7 +8,7 @@ namespace amps::interp {
 
 Value& Interp::slot(const VarRef& ref) {
   if (ref.kind == VarRef::Kind::Builtin) return builtins_[ref.slot];
-  Env* env = frames_.back().env;
+  Env* env = ts_->frames.back().env;
   for (uint16_t d = ref.depth; d > 0; --d) env = env->parent.get();
   return env->slots[ref.slot];
 }
@@ -129,8 +129,8 @@ Value Interp::eval_compare(const CompareExpr& e) {
 // ListComp: runs in its own scope (a child Env of the current one).
 Value Interp::eval_list_comp(const ListComp& e) {
   Value iterable = eval(*e.iter);
-  auto env = make<Env>(Ref<Env>(frames_.back().env), e.num_slots);
-  frames_.push_back(Frame{env.get(), frames_.back().fn, Value()});
+  auto env = make<Env>(Ref<Env>(ts_->frames.back().env), e.num_slots);
+  ts_->frames.push_back(Frame{env.get(), ts_->frames.back().fn, Value()});
   auto out = make<List>();
   try {
     iterate(iterable, e.iter->span, [&](Value item) {
@@ -139,19 +139,19 @@ Value Interp::eval_list_comp(const ListComp& e) {
       return true;
     });
   } catch (...) {
-    frames_.pop_back();
+    ts_->frames.pop_back();
     throw;
   }
-  frames_.pop_back();
+  ts_->frames.pop_back();
   return out;
 }
 
 // SuperExpr: super.name, looked up from the base of the running method's class.
 Value Interp::eval_super(const SuperExpr& e) {
-  const Function* fn = frames_.back().fn;
+  const Function* fn = ts_->frames.back().fn;
   Class* owner = fn ? fn->owner : nullptr;
   if (!owner || !owner->base) fail("TypeError", "super: the class of this method has no base class", e.span);
-  Value self = frames_.back().env->slots[0];
+  Value self = ts_->frames.back().env->slots[0];
   const Value* found = owner->base->lookup(e.name);
   if (!found) {
     if (*e.name == "init") return make<Native>("init", [](Interp&, CallArgs&) { return Value(); });

@@ -28,7 +28,7 @@ Flow Interp::exec(const Stmt& s) {
 }
 
 Flow Interp::exec_stmt(const Stmt& s) {
-  last_stmt_ = &s;
+  ts_->last_stmt = &s;
   switch (s.kind) {
     // ExprStmt: evaluate for effect
     case StmtKind::Expr: eval(*static_cast<const ExprStmt&>(s).expr); return Flow::Normal;
@@ -87,7 +87,7 @@ Flow Interp::exec_simple(const Stmt& s) {
     // ReturnStmt: the value goes to the running frame
     case StmtKind::Return: {
       auto& n = static_cast<const ReturnStmt&>(s);
-      frames_.back().ret = n.value ? eval(*n.value) : Value();
+      ts_->frames.back().ret = n.value ? eval(*n.value) : Value();
       return Flow::Return;
     }
     case StmtKind::Break: return Flow::Break;
@@ -260,13 +260,13 @@ Flow Interp::exec_for(const ForStmt& s) {
 
 // TryStmt: catch binds an error value with .kind and .message; finally always runs.
 Flow Interp::exec_try(const TryStmt& s) {
-  size_t depth = depth_, frames = frames_.size();
+  size_t depth = ts_->depth, frames = ts_->frames.size();
   Flow f = Flow::Normal;
   try {
     f = exec_block(s.body);
   } catch (AmpsError& err) {
-    depth_ = depth;
-    frames_.erase(frames_.begin() + frames, frames_.end());
+    ts_->depth = depth;
+    ts_->frames.erase(ts_->frames.begin() + frames, ts_->frames.end());
     if (!s.has_catch) {
       exec_block(s.finally);
       throw;

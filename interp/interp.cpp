@@ -26,6 +26,8 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
 // Breaks the reference cycles scripts make (functions held by the scope they close over).
 Interp::~Interp() {
   for (auto& v : main_env_->slots) v = Value();
+  for (auto& env : module_envs_)
+    for (auto& v : env->slots) v = Value();
   for (auto& [name, m] : modules_)
     if (m.is(ObjKind::Module)) m.as<Module>()->attrs.clear();
   builtins_.clear();
@@ -46,9 +48,9 @@ Value Interp::run(SourceRef src, bool interactive) {
   resolve(*prog, main_scope_, builtin_names_);
   programs_.push_back(prog);
   main_env_->slots.resize(main_scope_.order.size(), Value::undef());
-  frames_.clear();
-  frames_.push_back(Frame{main_env_.get(), nullptr, Value()});
-  depth_ = 0;
+  ts_->frames.clear();
+  ts_->frames.push_back(Frame{main_env_.get(), nullptr, Value()});
+  ts_->depth = 0;
   interrupt_.store(false);
   try {
     const StmtList& body = prog->body;
@@ -56,10 +58,10 @@ Value Interp::run(SourceRef src, bool interactive) {
     size_t n = body.size() - (last_is_expr ? 1 : 0);
     for (size_t i = 0; i < n; ++i) exec(*body[i]);
     Value result = last_is_expr ? eval(*static_cast<const ExprStmt&>(*body.back()).expr) : Value::undef();
-    frames_.clear();
+    ts_->frames.clear();
     return result;
   } catch (AmpsError& e) {
-    frames_.clear();
+    ts_->frames.clear();
     e.finish_stack("<script>");
     e.retain(src);
     throw;
@@ -82,7 +84,7 @@ Value Interp::run_file(const std::string& path) {
 
 // A closure over the current scope; default values are evaluated now, like Python.
 Value Interp::make_function(const FnDecl& d) {
-  auto fn = make<Function>(&d, Ref<Env>(frames_.back().env));
+  auto fn = make<Function>(&d, Ref<Env>(ts_->frames.back().env));
   fn->defaults.reserve(d.params.size());
   for (auto& p : d.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value::undef());
   Value result = fn;
@@ -182,30 +184,44 @@ Value Interp::load_module_file(const std::string& path, const Span& where) {
   if (std::find(loading_.begin(), loading_.end(), path) != loading_.end())
     fail("ImportError", fmt::format("circular import of '{}'", path), where);
   std::string text = read_file(path, where);
-  auto dir = std::filesystem::path(path).parent_path().string();
-  auto src = std::make_shared<SourceFile>(path, std::move(text), dir.empty() ? "." : dir);
+  auto mod = make<Module>(std::filesystem::path(path).stem().string());
+  loading_.push_back(path);
+  try {
+    exec_module_source(*mod, path, std::move(text), where);
+  } catch (...) {
+    loading_.pop_back();
+    throw;
+  }
+  loading_.pop_back();
+  modules_[path] = mod;
+  return mod;
+}
+
+// Runs `text` as module `mod`: names already in mod.attrs (natives) are visible to the
+// script; afterwards every top-level name of the script becomes an attribute.
+void Interp::exec_module_source(Module& mod, const std::string& name, std::string text, const Span& where) {
+  rt::ContextGuard runtime_guard(rt_ctx_);
+  auto dir = std::filesystem::path(name).parent_path().string();
+  auto src = std::make_shared<SourceFile>(name, std::move(text), dir.empty() ? "." : dir);
   auto prog = std::make_shared<Program>(parse_program(src));
   ModuleScope scope;
+  for (auto& [key, v] : mod.attrs) scope.slots.emplace(key, uint32_t(scope.order.size())), scope.order.push_back(key);
   resolve(*prog, scope, builtin_names_);
   programs_.push_back(prog);
   auto env = make<Env>(Ref<Env>(), scope.order.size());
-  loading_.push_back(path);
-  frames_.push_back(Frame{env.get(), nullptr, Value()});
+  module_envs_.push_back(env);
+  for (auto& [key, v] : mod.attrs) env->slots[scope.slots[key]] = v;
+  ts_->frames.push_back(Frame{env.get(), nullptr, Value()});
   try {
     exec_block(prog->body);
   } catch (AmpsError& e) {
-    frames_.pop_back();
-    loading_.pop_back();
-    e.unwind("<module " + std::filesystem::path(path).filename().string() + ">", where);
+    ts_->frames.pop_back();
+    e.unwind("<module " + std::filesystem::path(name).filename().string() + ">", where);
     e.retain(src);
     throw;
   }
-  frames_.pop_back();
-  loading_.pop_back();
-  auto mod = make<Module>(std::filesystem::path(path).stem().string());
-  for (size_t i = 0; i < scope.order.size(); ++i) mod->attrs[scope.order[i]] = env->slots[i];
-  modules_[path] = mod;
-  return mod;
+  ts_->frames.pop_back();
+  for (size_t i = 0; i < scope.order.size(); ++i) mod.attrs[scope.order[i]] = env->slots[i];
 }
 
 bool Interp::truthy(const Value& v) {

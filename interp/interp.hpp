@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,6 +44,8 @@ struct InterpConfig {
 };
 
 class Interp {
+  struct ThreadState;
+
  public:
   explicit Interp(InterpConfig cfg = {});
   ~Interp();
@@ -75,6 +78,8 @@ class Interp {
   void def_native(std::string_view name, Native::Fn fn);
   void def_module(std::string name, ModuleInit init);
   Value import_module(const std::vector<Atom>& path, const Span& where);
+  // Runs `text` as the body of module `mod` (see interp.cpp); throws AmpsError.
+  void exec_module_source(Module& mod, const std::string& name, std::string text, const Span& where = {});
   const BuiltinNames& builtin_names() const { return builtin_names_; }
   // Current value of a builtin or a main-module global, or undef.
   Value lookup_global(std::string_view name);
@@ -89,6 +94,22 @@ class Interp {
   void request_interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
 
   const InterpConfig& config() const { return cfg_; }
+
+  // ---- threads (DataParallel): script evaluation is serialised by the interpreter lock;
+  // tensor ops release it (AllowThreads), so the kernels of several threads overlap.
+  // Calls each (callee, args) on its own thread, with a Context forked from this one
+  // (grad mode and autocast state inherited); returns the results in order, or rethrows the
+  // first error.
+  std::vector<Value> parallel_call(const std::vector<std::pair<Value, std::vector<Value>>>& calls, const Span& where);
+  class AllowThreads {
+   public:
+    explicit AllowThreads(Interp& in);
+    ~AllowThreads();
+   private:
+    Interp& in_;
+    ThreadState* saved_ = nullptr;
+    bool active_;
+  };
 
   BlockHooks hooks;
 
@@ -111,6 +132,13 @@ class Interp {
     Env* env;
     const Function* fn;
     Value ret;
+  };
+  // What one thread is evaluating: its call stack. Worker threads (DataParallel) have their
+  // own; `ts_` points at the state of the thread that holds the interpreter lock.
+  struct ThreadState {
+    std::vector<Interp::Frame> frames;
+    size_t depth = 0;
+    const Stmt* last_stmt = nullptr;
   };
 
   Flow exec(const Stmt& s);
@@ -160,14 +188,16 @@ class Interp {
   std::vector<Value> builtins_;
   ModuleScope main_scope_;
   Ref<Env> main_env_;
-  std::vector<Frame> frames_;
+  ThreadState main_ts_;
+  ThreadState* ts_ = &main_ts_;
+  std::mutex gil_;                          // held by the evaluating thread while workers exist
+  std::atomic<bool> parallel_{false};
   std::vector<std::shared_ptr<Program>> programs_;      // every AST run so far stays alive
   std::map<std::string, ModuleInit> module_inits_;
   std::map<std::string, Value> modules_;                 // loaded modules by name or path
+  std::vector<Ref<Env>> module_envs_;                    // cleared on destruction (cycles)
   std::vector<std::string> loading_;                     // file imports in progress (cycles)
   std::atomic<bool> interrupt_{false};
-  size_t depth_ = 0;
-  const Stmt* last_stmt_ = nullptr;                      // the statement being executed
 };
 
 }  // namespace amps::interp

@@ -64,6 +64,12 @@ bool bind(const rt::Schema& s, CallArgs& a, rt::Args& out, std::string& why) {
   return true;
 }
 
+// Runs the op with the interpreter lock released (other script threads may evaluate meanwhile).
+rt::Tensors dispatch_unlocked(Interp& in, rt::OpId op, rt::Args& args) {
+  Interp::AllowThreads allow(in);
+  return rt::dispatch(op, args);
+}
+
 Value results(const rt::Schema& s, rt::Tensors&& ts) {
   if (s.returns.empty()) return Value();
   if (s.returns.size() == 1 && s.returns[0].type.starts_with("Tensor[]")) {
@@ -84,7 +90,7 @@ Value call_op(Interp& in, rt::OpId op, CallArgs& a) {
   rt::Args args;
   std::string why;
   if (!bind(s, a, args, why)) Interp::fail("TypeError", fmt::format("{}() {}", s.name, why), a.span);
-  return results(s, rt::dispatch(op, args));
+  return results(s, dispatch_unlocked(in, op, args));
 }
 
 // An overloaded name (max / max.dim): the first overload whose schema accepts the arguments.
@@ -94,7 +100,7 @@ Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& 
   for (rt::OpId op : ops) {
     const rt::Schema& s = rt::op_parsed_schema(op);
     rt::Args args;
-    if (bind(s, a, args, why)) return results(s, rt::dispatch(op, args));
+    if (bind(s, a, args, why)) return results(s, dispatch_unlocked(in, op, args));
     all += fmt::format("\n  {}: {}", rt::op_schema(op), why);
   }
   Interp::fail("TypeError", fmt::format("{}() received an invalid combination of arguments; the overloads are:{}",

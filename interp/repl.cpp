@@ -12,6 +12,7 @@
 
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
+#include "stdlib/install.hpp"
 
 namespace amps::interp {
 namespace {
@@ -119,6 +120,7 @@ void run_entry(Interp& in, const std::string& entry, int n) {
 
 int run_repl() {
   Interp in;
+  stdlib::install_stdlib(in);
   g_repl = &in;
   rl_readline_name = "amps";
   rl_attempted_completion_function = complete;

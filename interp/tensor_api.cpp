@@ -118,7 +118,12 @@ Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, con
   if ((a.is(ObjKind::Instance) || b.is(ObjKind::Instance))) return Value::undef();
   return guarded(where, [&] {
     rt::Args args{operand(a, where), operand(b, where)};
-    return wrap(rt::dispatch(binary_op_id(op), args)[0]);
+    rt::Tensors out;
+    {
+      Interp::AllowThreads allow(in);
+      out = rt::dispatch(binary_op_id(op), args);
+    }
+    return wrap(out[0]);
   });
 }
 

@@ -1,6 +1,7 @@
 // dispatch(): the one entry point for running an op, through the Context's layers to a backend kernel.
 #pragma once
 
+#include <memory>
 #include <string_view>
 
 #include "runtime/context.hpp"
@@ -29,6 +30,9 @@ class DispatchLayer {
   virtual std::string_view name() const = 0;
   // Handles [op] with [args] (complete, schema-ordered); pass through with `return next(op, args);`.
   virtual Tensors call(OpId op, Args& args, const Next& next) = 0;
+  // The layer a worker thread's Context uses (DataParallel): stateless layers share `self`;
+  // stateful ones (autocast) return a copy of their current state.
+  virtual std::shared_ptr<DispatchLayer> fork(const std::shared_ptr<DispatchLayer>& self) const { return self; }
 };
 
 // Runs [op] on the current context: fills omitted trailing defaults, then layers, then the backend
