@@ -103,7 +103,10 @@ Flow Interp::exec_simple(const Stmt& s) {
     // RaiseStmt: raise an error value, or a new RuntimeError from a string
     case StmtKind::Raise: {
       auto& n = static_cast<const RaiseStmt&>(s);
-      if (!n.value) fail("RuntimeError", "raise needs an error value, e.g. raise ValueError(\"...\")", s.span);
+      if (!n.value) {   // bare `raise` re-raises the error being handled, like Python
+        if (ts_->handling.empty()) fail("RuntimeError", "bare raise outside a catch block: there is no error to re-raise", s.span);
+        throw ts_->handling.back();
+      }
       Value v = eval(*n.value);
       if (v.is(ObjKind::Error)) {
         AmpsError e = v.as<ErrorObj>()->error;
@@ -272,12 +275,15 @@ Flow Interp::exec_try(const TryStmt& s) {
       throw;
     }
     if (s.catch_name.is_name()) bind(s.catch_name, make<ErrorObj>(err));
+    ts_->handling.push_back(err);
     try {
       f = exec_block(s.handler);
     } catch (AmpsError&) {
+      ts_->handling.pop_back();
       exec_block(s.finally);
       throw;
     }
+    ts_->handling.pop_back();
   }
   Flow g = exec_block(s.finally);
   return g != Flow::Normal ? g : f;

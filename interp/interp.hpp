@@ -139,6 +139,7 @@ class Interp {
     std::vector<Interp::Frame> frames;
     size_t depth = 0;
     const Stmt* last_stmt = nullptr;
+    std::vector<AmpsError> handling;   // errors whose catch blocks are running (bare `raise`)
   };
 
   Flow exec(const Stmt& s);

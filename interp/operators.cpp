@@ -249,9 +249,30 @@ static bool identical(const Value& a, const Value& b) {
   return a.as_int() == b.as_int();
 }
 
+// a.__op__(b) for an instance that defines the rich comparison `op`; undef otherwise.
+static Value instance_compare(Interp& in, CompareOp op, const Value& a, const Value& b) {
+  static const char* names[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};
+  if (!a.is(ObjKind::Instance) || op > CompareOp::Ge) return Value::undef();
+  Value m = in.find_attr(a, intern(names[int(op)]));
+  return m.is_undef() ? m : in.call(m, {b});
+}
+
+// NaN-correct number comparisons (a <= b is not !(b < a) when either is NaN).
+static bool number_compare(CompareOp op, const Value& a, const Value& b) {
+  if (!a.is_float() && !b.is_float()) {
+    int64_t x = a.as_int(), y = b.as_int();
+    return op == CompareOp::Lt ? x < y : op == CompareOp::Le ? x <= y : op == CompareOp::Gt ? x > y : x >= y;
+  }
+  double x = a.to_double(), y = b.to_double();
+  return op == CompareOp::Lt ? x < y : op == CompareOp::Le ? x <= y : op == CompareOp::Gt ? x > y : x >= y;
+}
+
 Value compare_op(Interp& in, CompareOp op, const Value& a, const Value& b, const Span& where) {
   if (g_hooks.compare && (a.is(ObjKind::Tensor) || b.is(ObjKind::Tensor)) && op <= CompareOp::Ge)
     return g_hooks.compare(in, op, a, b, where);
+  if (op >= CompareOp::Lt && op <= CompareOp::Ge && a.is_number() && b.is_number())
+    return Value(number_compare(op, a, b));
+  if (Value r = instance_compare(in, op, a, b); !r.is_undef()) return r;
   switch (op) {
     case CompareOp::Eq: return Value(values_equal(in, a, b));
     case CompareOp::Ne: return Value(!values_equal(in, a, b));
