@@ -1,5 +1,7 @@
-// CPU kernels for conv{1,2,3}d and conv_transpose{1,2,3}d on oneDNN (float32/bfloat16/float16), with
-// PyTorch's shape checks and output-size formulas. Unbatched inputs get a batch dim added and removed.
+// CPU kernels for conv{1,2,3}d and conv_transpose{1,2,3}d on oneDNN (float32/bfloat16/float16) and the
+// float64 reference loops, with PyTorch's shape checks and output-size formulas. Unbatched inputs get a
+// batch dim added and removed.
+#include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_conv.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -52,8 +54,10 @@ Tensor run_conv(OpId op, ConvCall c, Device dev) {
   Tensor out = Tensor::empty(conv_out_shape(c), c.input.dtype(), dev);
   Tensor bias = c.bias.defined() ? contiguous(cast(c.bias, c.input.dtype())) : Tensor();
   std::optional<dnnl_cpu::DnnlArg> barg;
-  if (bias.defined()) barg = dnnl_arg(bias);
-  if (out.numel() > 0)
+  if (bias.defined() && dnnl_dtype_ok(bias.dtype())) barg = dnnl_arg(bias);
+  if (out.numel() > 0 && c.input.dtype() == DType::float64)
+    ref::conv(c.p, contiguous(c.input), contiguous(c.weight), bias, out);
+  else if (out.numel() > 0)
     dnnl_cpu::conv_forward(c.p, dnnl_arg(c.input), dnnl_arg(c.weight), barg ? &*barg : nullptr, dnnl_arg(out));
   return unbatched ? native::squeeze(out, {0}) : out;
 }
@@ -83,7 +87,7 @@ template <size_t N> Tensors k_conv_transpose(const ArgReader& a, const KernelCon
 }  // namespace
 
 void register_conv_kernels(KernelTable& t) {
-  const uint32_t types = dtype_bit(DType::float32) | dtype_bit(DType::bfloat16) | dtype_bit(DType::float16);
+  const uint32_t types = kFloatDTypes;
   t.add(OpId::conv1d, k_conv<1>, types);
   t.add(OpId::conv2d, k_conv<2>, types);
   t.add(OpId::conv3d, k_conv<3>, types);

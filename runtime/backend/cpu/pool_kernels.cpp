@@ -1,6 +1,8 @@
-// CPU kernels for max/avg pooling (oneDNN, float32/bfloat16/float16) and adaptive average pooling (loops).
+// CPU kernels for max/avg pooling (oneDNN for float32/bfloat16/float16, float64 reference loops, which also
+// serve divisor_override) and adaptive average pooling (loops).
 #include <cmath>
 
+#include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_pool.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -23,6 +25,7 @@ struct Pool {
   Tensor input;
   dnnl_cpu::PoolParams p;
   bool ceil_mode = false;
+  std::optional<int64_t> divisor;  // avg_pool2d's divisor_override
 };
 
 Pool read_pool(const ArgReader& a, bool max) {
@@ -36,15 +39,16 @@ Pool read_pool(const ArgReader& a, bool max) {
   r.p.dilation = max ? a.ints(4, 2) : Dims{1, 1};
   r.ceil_mode = a.boolean(max ? 5 : 4);
   if (!max) r.p.count_include_pad = a.boolean(5);
+  if (!max) r.divisor = a.opt_i64(6);
+  AMPS_CHECK(!r.divisor || *r.divisor != 0, "divisor must be not zero");
   for (size_t i = 0; i < 2; ++i)
     AMPS_CHECK(r.p.padding[i] * 2 <= r.p.kernel[i], "pad should be at most half of effective kernel size, but got "
                "pad={}, kernel_size={}", r.p.padding[i], r.p.kernel[i]);
   return r;
 }
 
-// Runs the pool on a batched [N, C, H, W] view; returns (output, workspace or undefined).
-std::pair<Tensor, Tensor> run_pool(OpId op, const Pool& pl, Device dev, bool want_workspace) {
-  Tensor x = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
+// PyTorch's output shape [N, C, OH, OW] for the batched input [x].
+Dims pool_shape(OpId op, const Pool& pl, const Tensor& x) {
   AMPS_CHECK(x.dim() == 4, "{}: Expected 3D or 4D (batch mode) tensor for input, got {}", op_name(op),
              format_shape(pl.input.sizes()));
   Dims shape{x.size(0), x.size(1)};
@@ -55,32 +59,54 @@ std::pair<Tensor, Tensor> run_pool(OpId op, const Pool& pl, Device dev, bool wan
                format_shape(pl.input.sizes()));
     shape.push_back(o);
   }
-  Tensor out = Tensor::empty(shape, x.dtype(), dev), ws;
-  if (want_workspace) {
+  return shape;
+}
+
+struct PoolOut {
+  Tensor out, indices;  // indices: max pooling's flat per-plane argmax, when asked for
+};
+
+PoolOut dnnl_pool(const Pool& pl, const Tensor& x, const Dims& shape, Device dev, bool want_indices) {
+  Tensor out = Tensor::empty(shape, x.dtype(), dev), ws, idx;
+  if (want_indices) {
     ws = Tensor::empty({dnnl_cpu::pool_workspace_bytes(pl.p, dnnl_arg(x), dnnl_arg(out))}, DType::bool_, dev);
+    idx = Tensor::empty(shape, DType::int64, dev);
   }
-  if (out.numel() > 0) dnnl_cpu::pool_forward(pl.p, dnnl_arg(x), dnnl_arg(out), ws.defined() ? ws.raw_data() : nullptr);
-  return {pl.input.dim() == 3 ? native::squeeze(out, {0}) : out, ws};
-}
-
-Tensors k_max_pool2d(const ArgReader& a, const KernelContext& kc) {
-  return {run_pool(a.op(), read_pool(a, true), kc.device, false).first};
-}
-
-Tensors k_max_pool2d_with_indices(const ArgReader& a, const KernelContext& kc) {
-  Pool pl = read_pool(a, true);
-  auto [out, ws] = run_pool(a.op(), pl, kc.device, true);
-  Tensor idx = Tensor::empty(out.sizes(), DType::int64, kc.device);
-  Tensor x4 = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
-  Tensor o4 = out.dim() == 3 ? native::unsqueeze(out, 0) : out;
-  if (out.numel() > 0) dnnl_cpu::pool_indices(pl.p, x4.sizes(), o4.sizes(), ws.raw_data(), idx.data<int64_t>());
+  if (out.numel() == 0) return {out, idx};
+  dnnl_cpu::pool_forward(pl.p, dnnl_arg(x), dnnl_arg(out), ws.defined() ? ws.raw_data() : nullptr);
+  if (want_indices) dnnl_cpu::pool_indices(pl.p, x.sizes(), shape, ws.raw_data(), idx.data<int64_t>());
   return {out, idx};
 }
 
+// The float64 loops; other dtypes (divisor_override) compute in float64 and round once.
+PoolOut ref_pool(const Pool& pl, const Tensor& x, const Dims& shape, Device dev, bool want_indices) {
+  Tensor out = Tensor::empty(shape, DType::float64, dev);
+  Tensor idx = want_indices ? Tensor::empty(shape, DType::int64, dev) : Tensor();
+  ref::pool2d(pl.p, pl.divisor, contiguous(cast(x, DType::float64)), out, idx);
+  return {cast(out, x.dtype()), idx};
+}
+
+// Runs the pool on a batched [N, C, H, W] view of the input; unbatched inputs get their dim back.
+PoolOut run_pool(OpId op, const Pool& pl, Device dev, bool want_indices) {
+  Tensor x = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
+  Dims shape = pool_shape(op, pl, x);
+  const bool ref = x.dtype() == DType::float64 || pl.divisor.has_value();
+  PoolOut r = ref ? ref_pool(pl, x, shape, dev, want_indices) : dnnl_pool(pl, x, shape, dev, want_indices);
+  if (pl.input.dim() != 3) return r;
+  return {native::squeeze(r.out, {0}), r.indices.defined() ? native::squeeze(r.indices, {0}) : Tensor()};
+}
+
+Tensors k_max_pool2d(const ArgReader& a, const KernelContext& kc) {
+  return {run_pool(a.op(), read_pool(a, true), kc.device, false).out};
+}
+
+Tensors k_max_pool2d_with_indices(const ArgReader& a, const KernelContext& kc) {
+  PoolOut r = run_pool(a.op(), read_pool(a, true), kc.device, true);
+  return {r.out, r.indices};
+}
+
 Tensors k_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
-  AMPS_CHECK_KIND("NotImplementedError", a.is_none(6), "avg_pool2d: divisor_override is not supported on the CPU "
-                  "backend yet");
-  return {run_pool(a.op(), read_pool(a, false), kc.device, false).first};
+  return {run_pool(a.op(), read_pool(a, false), kc.device, false).out};
 }
 
 // Adaptive average pooling: output cell i covers [floor(i*in/out), ceil((i+1)*in/out)).
@@ -110,7 +136,7 @@ Tensors k_adaptive_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_pool_kernels(KernelTable& t) {
-  const uint32_t types = dtype_bit(DType::float32) | dtype_bit(DType::bfloat16) | dtype_bit(DType::float16);
+  const uint32_t types = kFloatDTypes;
   t.add(OpId::max_pool2d, k_max_pool2d, types);
   t.add(OpId::max_pool2d_with_indices, k_max_pool2d_with_indices, types);
   t.add(OpId::avg_pool2d, k_avg_pool2d, types);
