@@ -1,6 +1,81 @@
-// CPU kernels: amp family (being written).
+// CPU kernels: the GradScaler's device-side steps, exactly as PyTorch's AmpGradScalerKernels.cpp.
+#include <cmath>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
 
 namespace amps::rt::cpu {
-void register_amp_kernels(KernelTable&) {}
+namespace {
+
+void check_flag(const Tensor& t, const char* name, Device device) {
+  AMPS_CHECK(t.device() == device, "{} must be on the same device as the scaled grads.", name);
+  AMPS_CHECK(t.numel() == 1, "{} must be a 1-element tensor.", name);
+  AMPS_CHECK(t.dtype() == DType::float32, "{} must be a float tensor.", name);
+}
+
+// Unscales one row-major grad in place; sets *found to 1 on any non-finite element (never resets it).
+template <typename T> void unscale_contiguous(const Tensor& g, float inv, float* found) {
+  T* p = g.data<T>();
+  for (int64_t i = 0; i < g.numel(); ++i) {
+    auto v = static_cast<compute_t<T>>(p[i]);
+    if (!std::isfinite(v)) *found = 1.0f;
+    p[i] = T(inv == 1.0f ? v : v * inv);
+  }
+}
+
+// _amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale): in place, no host sync.
+Tensors k_unscale(const ArgReader& a, const KernelContext&) {
+  std::vector<Tensor> grads = a.tensors(0);
+  if (grads.empty()) return {};
+  Tensor found = a.tensor(1), inv = a.tensor(2);
+  check_flag(inv, "inv_scale", grads[0].device());
+  check_flag(found, "found_inf", grads[0].device());
+  for (const Tensor& g : grads)
+    AMPS_CHECK(g.dtype() == grads[0].dtype() && g.device() == grads[0].device(),
+               "_amp_foreach_non_finite_check_and_unscale_: all scaled_grads must have the same dtype and device");
+  const float inv_v = *inv.data<float>();
+  float* found_p = found.data<float>();
+  for (const Tensor& g : grads) {
+    Tensor work = g.is_contiguous() ? g : contiguous(g);
+    AMPS_DISPATCH_FLOAT(g.dtype(), "_amp_foreach_non_finite_check_and_unscale_", T,
+                        [&] { unscale_contiguous<T>(work, inv_v, found_p); });
+    if (!work.is_same(g)) copy_into(g, work);
+  }
+  return {};
+}
+
+// _amp_update_scale_: backoff on inf; grow after growth_interval clean steps unless growth overflows.
+Tensors k_update_scale(const ArgReader& a, const KernelContext&) {
+  Tensor scale = a.tensor(0), tracker = a.tensor(1), found = a.tensor(2);
+  AMPS_CHECK(scale.numel() == 1 && scale.dtype() == DType::float32, "current_scale must be a 1-element float tensor.");
+  AMPS_CHECK(tracker.numel() == 1 && tracker.dtype() == DType::int32, "growth_tracker must be a 1-element int tensor.");
+  AMPS_CHECK(found.numel() == 1 && found.dtype() == DType::float32, "found_inf must be a 1-element float tensor.");
+  const double growth = a.f64(3), backoff = a.f64(4);
+  const int64_t interval = a.i64(5);
+  float* s = scale.data<float>();
+  int32_t* t = tracker.data<int32_t>();
+  if (*found.data<float>() != 0.0f) {
+    *s = float(double(*s) * backoff);
+    *t = 0;
+    return {scale};
+  }
+  const int64_t successful = int64_t(*t) + 1;
+  if (successful == interval) {
+    const float grown = float(double(*s) * growth);
+    if (std::isfinite(grown)) *s = grown;
+    *t = 0;
+  } else {
+    *t = int32_t(successful);
+  }
+  return {scale};
+}
+
+}  // namespace
+
+void register_amp_kernels(KernelTable& t) {
+  t.add(OpId::_amp_foreach_non_finite_check_and_unscale_, k_unscale, kFloatDTypes);
+  t.add(OpId::_amp_update_scale_, k_update_scale, dtype_bit(DType::float32));
+}
+
 }  // namespace amps::rt::cpu
