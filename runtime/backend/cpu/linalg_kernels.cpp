@@ -222,7 +222,9 @@ Tensors k_trace(const ArgReader& a, const KernelContext& kc) {
     const T* p = x.data<T>();
     A s = 0;
     for (int64_t i = 0; i < k; ++i) s += A(compute_t<T>(p[i * step]));
-    return Tensor::scalar(Scalar(s), is_floating(x.dtype()) ? x.dtype() : DType::int64, kc.device);
+    Tensor out = Tensor::empty({}, is_floating(x.dtype()) ? x.dtype() : DType::int64, kc.device);
+    fill(out, Scalar(s));
+    return out;
   })};
 }
 

@@ -21,12 +21,22 @@ Reduction parse_reduction(const std::string& r) {
   return Reduction::none;
 }
 
-// Applies [red] to per-element losses; mean divides by [denominator] (count or total weight).
-Tensor reduce_losses(const std::vector<double>& l, const Dims& shape, Reduction red, double denominator, DType dt) {
-  if (red == Reduction::none) return Tensor::from_doubles(l, shape, dt);
+// [v] as a [dt] tensor of [shape] on the host device [dev], built without dispatching (a kernel must not
+// re-enter the dispatch layers).
+Tensor doubles_on(const std::vector<double>& v, const Dims& shape, DType dt, Device dev) {
+  Tensor out = Tensor::empty(shape, dt, dev);
+  copy_into(out, Tensor::from_doubles(v, shape, DType::float64));
+  return out;
+}
+
+// Applies [red] to per-element losses; mean divides by [denominator] (count or total weight). The result
+// is tagged [dev] (the kernel's device: emulated xla/xpu results keep their tag).
+Tensor reduce_losses(const std::vector<double>& l, const Dims& shape, Reduction red, double denominator, DType dt,
+                     Device dev) {
+  if (red == Reduction::none) return doubles_on(l, shape, dt, dev);
   double s = 0;
   for (double v : l) s += v;
-  return Tensor::scalar(red == Reduction::sum ? s : s / denominator, dt);
+  return doubles_on({red == Reduction::sum ? s : s / denominator}, {}, dt, dev);
 }
 
 // [x] as row-major doubles after broadcasting to [shape].
@@ -58,6 +68,7 @@ struct ClassLossArgs {
   int64_t ignore_index = -100;
   Reduction red = Reduction::mean;
   double smoothing = 0;
+  Device dev;
 };
 
 // NLL on log-probabilities [rows, C] with class-index targets, plus optional label smoothing.
@@ -79,7 +90,7 @@ Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, con
     loss[size_t(r)] = (1 - a.smoothing) * -w[size_t(k)] * lp[size_t(r * C + k)] + a.smoothing / double(C) * smooth;
     total_w += w[size_t(k)];
   }
-  return reduce_losses(loss, out_shape, a.red, total_w, dt);
+  return reduce_losses(loss, out_shape, a.red, total_w, dt, a.dev);
 }
 
 Dims target_shape(const Tensor& input) {
@@ -98,14 +109,14 @@ Tensor probs_loss(const std::vector<double>& lp, int64_t rows, int64_t C, const 
       double p = t[size_t(r * C + c)] * (1 - a.smoothing) + a.smoothing / double(C);
       loss[size_t(r)] -= w[size_t(c)] * p * lp[size_t(r * C + c)];
     }
-  return reduce_losses(loss, target_shape(input), a.red, double(rows), input.dtype());
+  return reduce_losses(loss, target_shape(input), a.red, double(rows), input.dtype(), a.dev);
 }
 
-Tensors k_cross_entropy(const ArgReader& a, const KernelContext&) {
+Tensors k_cross_entropy(const ArgReader& a, const KernelContext& kc) {
   Tensor input = a.tensor(0);
   AMPS_CHECK(is_floating(input.dtype()), "cross_entropy: expected a floating point input, got {}",
              dtype_name(input.dtype()));
-  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), a.f64(5)};
+  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), a.f64(5), kc.device};
   AMPS_CHECK_VALUE(c.smoothing >= 0 && c.smoothing <= 1, "label_smoothing must be between 0.0 and 1.0. Got: {}",
                    c.smoothing);
   int64_t rows = 0, C = 0;
@@ -119,9 +130,9 @@ Tensors k_cross_entropy(const ArgReader& a, const KernelContext&) {
   return {nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype())};
 }
 
-Tensors k_nll_loss(const ArgReader& a, const KernelContext&) {
+Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
   Tensor input = a.tensor(0);
-  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), 0.0};
+  ClassLossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), 0.0, kc.device};
   AMPS_CHECK(!is_floating(c.target.dtype()), "nll_loss: expected target of class indices (int64), got {}",
              dtype_name(c.target.dtype()));
   int64_t rows = 0, C = 0;
@@ -130,25 +141,25 @@ Tensors k_nll_loss(const ArgReader& a, const KernelContext&) {
 }
 
 // Pointwise regression losses over broadcast input/target.
-template <typename F> Tensor pointwise_loss(const ArgReader& a, Reduction red, F f) {
+template <typename F> Tensor pointwise_loss(const ArgReader& a, Device dev, Reduction red, F f) {
   Tensor x = a.tensor(0), y = a.tensor(1);
   Dims shape = broadcast_pair(x, y, op_name(a.op()));
   std::vector<double> xs = doubles_as(x, shape), ys = doubles_as(y, shape), l(xs.size());
   for (size_t i = 0; i < xs.size(); ++i) l[i] = f(xs[i], ys[i]);
-  return reduce_losses(l, shape, red, double(l.size()), promote(x.dtype(), y.dtype()));
+  return reduce_losses(l, shape, red, double(l.size()), promote(x.dtype(), y.dtype()), dev);
 }
 
-Tensors k_mse_loss(const ArgReader& a, const KernelContext&) {
-  return {pointwise_loss(a, parse_reduction(a.str(2)), [](double x, double y) { return (x - y) * (x - y); })};
+Tensors k_mse_loss(const ArgReader& a, const KernelContext& kc) {
+  return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return (x - y) * (x - y); })};
 }
 
-Tensors k_l1_loss(const ArgReader& a, const KernelContext&) {
-  return {pointwise_loss(a, parse_reduction(a.str(2)), [](double x, double y) { return std::fabs(x - y); })};
+Tensors k_l1_loss(const ArgReader& a, const KernelContext& kc) {
+  return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return std::fabs(x - y); })};
 }
 
-Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext&) {
+Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext& kc) {
   const double beta = a.f64(3);
-  return {pointwise_loss(a, parse_reduction(a.str(2)), [beta](double x, double y) {
+  return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [beta](double x, double y) {
     double d = std::fabs(x - y);
     return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
   })};
@@ -158,7 +169,7 @@ std::vector<double> optional_weights(const Tensor& w, const Dims& shape) {
   return w.defined() ? doubles_as(w, shape) : std::vector<double>(size_t(numel_of(shape)), 1.0);
 }
 
-Tensors k_bce(const ArgReader& a, const KernelContext&) {
+Tensors k_bce(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), y = a.tensor(1);
   AMPS_CHECK(x.sizes() == y.sizes(), "Using a target size ({}) that is different to the input size ({}) is "
              "deprecated. Please ensure they have the same size.", format_shape(y.sizes()), format_shape(x.sizes()));
@@ -168,10 +179,10 @@ Tensors k_bce(const ArgReader& a, const KernelContext&) {
     AMPS_CHECK(xs[i] >= 0 && xs[i] <= 1, "all elements of input should be between 0 and 1");
     l[i] = -w[i] * (ys[i] * std::max(std::log(xs[i]), -100.0) + (1 - ys[i]) * std::max(std::log1p(-xs[i]), -100.0));
   }
-  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype())};
+  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device)};
 }
 
-Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
+Tensors k_bce_logits(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), y = a.tensor(1), pw = a.opt_tensor(4);
   AMPS_CHECK(x.sizes() == y.sizes(), "Target size ({}) must be the same as input size ({})", format_shape(y.sizes()),
              format_shape(x.sizes()));
@@ -181,7 +192,7 @@ Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
     double lw = (p[i] - 1) * ys[i] + 1;
     l[i] = w[i] * ((1 - ys[i]) * xs[i] + lw * (std::log1p(std::exp(-std::fabs(xs[i]))) + std::max(-xs[i], 0.0)));
   }
-  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype())};
+  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device)};
 }
 
 // Cosine of rows of [x1], [x2] ([N, D] or [D]); eps guards the norms as PyTorch's EPSILON (1e-12).
@@ -201,7 +212,7 @@ std::vector<double> row_cosines(const Tensor& x1, const Tensor& x2, double eps, 
   return cos;
 }
 
-Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext&) {
+Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext& kc) {
   Tensor x1 = a.tensor(0), x2 = a.tensor(1), y = a.tensor(2);
   AMPS_CHECK(x1.sizes() == x2.sizes() && x1.dim() >= 1 && x1.dim() <= 2, "cosine_embedding_loss: expected input1 "
              "and input2 of equal 1-D or 2-D shape, got {} and {}", format_shape(x1.sizes()), format_shape(x2.sizes()));
@@ -210,10 +221,10 @@ Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext&) {
   const double margin = a.f64(3);
   for (size_t i = 0; i < l.size(); ++i) l[i] = t[i] > 0 ? 1 - cos[i] : std::max(0.0, cos[i] - margin);
   Dims shape = x1.dim() == 1 ? Dims{} : Dims{x1.size(0)};
-  return {reduce_losses(l, shape, parse_reduction(a.str(4)), double(l.size()), x1.dtype())};
+  return {reduce_losses(l, shape, parse_reduction(a.str(4)), double(l.size()), x1.dtype(), kc.device)};
 }
 
-Tensors k_cosine_similarity(const ArgReader& a, const KernelContext&) {
+Tensors k_cosine_similarity(const ArgReader& a, const KernelContext& kc) {
   Tensor x1 = a.tensor(0), x2 = a.tensor(1);
   Dims shape = broadcast_pair(x1, x2, "cosine_similarity");
   int64_t dim = wrap_dim(a.i64(2), int64_t(shape.size()));
@@ -221,7 +232,7 @@ Tensors k_cosine_similarity(const ArgReader& a, const KernelContext&) {
   Tensor q = reshape(contiguous(native::transpose(native::expand(x2, shape), dim, -1)), {-1, shape[size_t(dim)]});
   Dims out_shape = shape;
   out_shape.erase(out_shape.begin() + dim);
-  return {Tensor::from_doubles(row_cosines(p, q, a.f64(3), true), out_shape, promote(x1.dtype(), x2.dtype()))};
+  return {doubles_on(row_cosines(p, q, a.f64(3), true), out_shape, promote(x1.dtype(), x2.dtype()), kc.device)};
 }
 
 }  // namespace

@@ -1,0 +1,261 @@
+// Emulated devices keep their tag: every op family run on xla tensors returns xla tensors, checked by a
+// dispatch layer that inspects every result; a coverage check makes sure every script-visible op ran.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "runtime/context.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/functions.hpp"
+#include "runtime/shape.hpp"
+#include "test_util.hpp"
+
+namespace amps::rt {
+namespace {
+
+using test::make;
+using test::wavy;
+
+const Device kXla{DeviceType::xla, 0};
+
+// Whether [v] is an xla tensor, holds one, or is the xla device (a factory's device=).
+bool mentions_xla(const IValue& v) {
+  if (v.is_tensor()) return v.tensor().defined() && v.tensor().device() == kXla;
+  if (v.kind() == IValue::Kind::tensor_list)
+    return std::any_of(v.tensors().begin(), v.tensors().end(), [](const Tensor& t) { return t.device() == kXla; });
+  return v.kind() == IValue::Kind::device && v.device() == kXla;
+}
+
+// Records every op dispatched with xla arguments, and those that returned a tensor not tagged xla
+// (explicit moves off the device, such as to_doubles()'s, excepted).
+class DeviceProbe : public DispatchLayer {
+ public:
+  std::set<OpId> seen;
+  std::vector<std::string> wrong;
+  std::string_view name() const override { return "device_probe"; }
+  Tensors call(OpId op, Args& args, const Next& next) override {
+    const bool moves_off = op == OpId::to && args[2].kind() == IValue::Kind::device && args[2].device() != kXla;
+    const bool xla = !moves_off && std::any_of(args.begin(), args.end(), mentions_xla);
+    Tensors r = next(op, args);
+    if (!xla) return r;
+    seen.insert(op);
+    for (const Tensor& t : r)
+      if (t.defined() && t.device() != kXla) wrong.push_back(std::string(op_id_name(op)) + " -> " + device_str(t.device()));
+    return r;
+  }
+};
+
+Tensor X(const Dims& s, DType dt = DType::float32, double phase = 0.0) {
+  return make(wavy(numel_of(s), phase), s, dt, kXla);
+}
+Tensor Xv(const std::vector<double>& v, const Dims& s, DType dt = DType::float32) { return make(v, s, dt, kXla); }
+void run(OpId op, Args a) { dispatch(op, std::move(a)); }
+
+void elementwise_family() {
+  Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0), pos = Xv({1, 2, 3, 4, 5, 6}, {2, 3});
+  for (OpId op : {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::remainder, OpId::floor_divide, OpId::maximum,
+                  OpId::minimum, OpId::eq, OpId::ne, OpId::lt, OpId::le, OpId::gt, OpId::ge, OpId::logical_and,
+                  OpId::logical_or})
+    run(op, {a, b});
+  run(OpId::pow, {pos, b});
+  run(OpId::add, {a, 2.0});
+  run(OpId::mul, {a, Tensor::scalar(3.0)});  // a 0-dim cpu tensor joins the xla op
+  for (OpId op : {OpId::add_, OpId::sub_, OpId::mul_, OpId::div_}) run(op, {a.clone(), b});
+  run(OpId::pow_, {pos.clone(), b});
+  for (OpId op : {OpId::neg, OpId::abs, OpId::square, OpId::sqrt, OpId::rsqrt, OpId::exp, OpId::log, OpId::log2,
+                  OpId::log1p, OpId::expm1, OpId::sin, OpId::cos, OpId::tanh, OpId::sigmoid, OpId::relu, OpId::gelu,
+                  OpId::silu, OpId::leaky_relu, OpId::softplus, OpId::erf, OpId::floor, OpId::ceil, OpId::round,
+                  OpId::trunc, OpId::sign, OpId::reciprocal, OpId::isfinite, OpId::isnan, OpId::isinf,
+                  OpId::logical_not, OpId::nan_to_num})
+    run(op, {op == OpId::log || op == OpId::sqrt || op == OpId::rsqrt || op == OpId::log2 ? pos : a});
+  for (OpId op : {OpId::neg_, OpId::abs_, OpId::sqrt_, OpId::exp_, OpId::log_, OpId::tanh_, OpId::sigmoid_,
+                  OpId::relu_, OpId::silu_, OpId::leaky_relu_, OpId::nan_to_num_})
+    run(op, {pos.clone()});
+  run(OpId::clamp, {a, -0.5, 0.5});
+  run(OpId::clamp_, {a.clone(), -0.5, 0.5});
+  run(OpId::prelu, {a, X({3})});
+}
+
+void ternary_family() {
+  Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0), c = Xv({1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor mask = Xv({1, 0, 1, 0, 1, 0}, {2, 3}, DType::bool_);
+  run(OpId::where, {mask, a, b});
+  run(OpId::masked_fill, {a, mask, 1.0});
+  run(OpId::masked_fill_, {a.clone(), mask, 1.0});
+  for (OpId op : {OpId::addcmul, OpId::addcmul_, OpId::addcdiv, OpId::addcdiv_}) run(op, {a.clone(), b, c});
+  run(OpId::lerp, {a, b, 0.5});
+  run(OpId::lerp_, {a.clone(), b, c});
+}
+
+void reduction_family() {
+  Tensor a = X({2, 3, 4});
+  for (OpId op : {OpId::sum, OpId::mean, OpId::prod, OpId::max, OpId::min, OpId::amax, OpId::amin, OpId::argmax,
+                  OpId::argmin, OpId::var, OpId::std, OpId::norm, OpId::all, OpId::any})
+    run(op, {a});
+  run(OpId::sum, {a, Dims{0, 2}});
+  run(OpId::mean, {a, Dims{1}, true});
+  for (OpId op : {OpId::max_dim, OpId::min_dim, OpId::cumsum}) run(op, {a, int64_t(1)});
+  run(OpId::logsumexp, {a, Dims{1}});
+  run(OpId::sum, {X({}), Dims{}});
+}
+
+void shape_family() {
+  Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0);
+  run(OpId::view, {a, Dims{6}});
+  run(OpId::reshape, {a.t(), Dims{6}});
+  run(OpId::transpose, {a, int64_t(0), int64_t(1)});
+  for (OpId op : {OpId::t, OpId::contiguous, OpId::detach, OpId::clone, OpId::squeeze, OpId::flatten}) run(op, {a.t()});
+  run(OpId::permute, {a, Dims{1, 0}});
+  run(OpId::slice, {a, int64_t(1), int64_t(0), int64_t(2)});
+  run(OpId::select, {a, int64_t(0), int64_t(1)});
+  run(OpId::expand, {X({1, 3}), Dims{4, 3}});
+  run(OpId::unsqueeze, {a, int64_t(0)});
+  run(OpId::narrow, {a, int64_t(1), int64_t(0), int64_t(2)});
+  run(OpId::to, {a, DType::float64});
+  run(OpId::copy_, {a.clone(), b});
+  run(OpId::cat, {std::vector<Tensor>{a, b}});
+  run(OpId::stack, {std::vector<Tensor>{a, b}, int64_t(1)});
+  run(OpId::split, {a, int64_t(1)});
+  run(OpId::chunk, {a, int64_t(2), int64_t(1)});
+  run(OpId::tril, {a});
+  run(OpId::triu, {a, int64_t(1)});
+}
+
+void indexing_family() {
+  Tensor a = X({3, 4}), idx = Xv({2, 0}, {2}, DType::int64), w = X({5, 3});
+  run(OpId::index_select, {a, int64_t(0), idx});
+  run(OpId::index_select, {X({}), int64_t(0), Xv({0}, {1}, DType::int64)});
+  run(OpId::gather, {a, int64_t(1), Xv({0, 1, 2, 3, 3, 2, 1, 0, 0, 0, 0, 0}, {3, 4}, DType::int64)});
+  run(OpId::index_copy, {a, int64_t(0), idx, X({2, 4})});
+  run(OpId::index_copy_, {a.clone(), int64_t(0), idx, X({2, 4})});
+  run(OpId::index_select, {a, int64_t(1), Tensor::scalar(int64_t(2))});
+  run(OpId::embedding, {idx, w});
+  run(OpId::embedding, {Xv({4}, {}, DType::int64), w});
+  run(OpId::one_hot, {idx});
+}
+
+void factory_family() {
+  Tensor a = X({2, 3});
+  for (OpId op : {OpId::zeros_like, OpId::ones_like, OpId::empty_like, OpId::rand_like, OpId::randn_like}) run(op, {a});
+  run(OpId::full_like, {a, 2.5});
+  run(OpId::zero_, {a.clone()});
+  run(OpId::fill_, {a.clone(), 2.0});
+  for (OpId op : {OpId::zeros, OpId::ones, OpId::empty, OpId::rand, OpId::randn}) run(op, {Dims{2, 2}, IValue(), kXla});
+  run(OpId::full, {Dims{2}, 1.5, IValue(), kXla});
+  run(OpId::arange, {int64_t(0), int64_t(4), int64_t(1), IValue(), kXla});
+  run(OpId::linspace, {0.0, 1.0, int64_t(5), IValue(), kXla});
+  run(OpId::eye, {int64_t(3), IValue(), IValue(), kXla});
+  run(OpId::randint, {int64_t(0), int64_t(5), Dims{3}, IValue(), kXla});
+  run(OpId::randperm, {int64_t(4), IValue(), kXla});
+  for (OpId op : {OpId::normal_, OpId::uniform_, OpId::bernoulli_}) run(op, {a.clone()});
+  run(OpId::dropout, {a, 0.5, true});
+  run(OpId::native_dropout, {a, 0.5, true});
+}
+
+void matmul_family() {
+  Tensor m = X({2, 3}), n = X({3, 2}, DType::float32, 1.0), sq = X({2, 2}), v = X({3}), v2 = X({2});
+  Tensor b1 = X({2, 2, 3}), b2 = X({2, 3, 2}, DType::float32, 0.5);
+  for (OpId op : {OpId::matmul, OpId::mm}) run(op, {m, n});
+  run(OpId::bmm, {b1, b2});
+  run(OpId::addmm, {sq, m, n});
+  run(OpId::addmm_, {sq.clone(), m, n});
+  run(OpId::addbmm, {sq, b1, b2});
+  run(OpId::baddbmm, {X({2, 2, 2}), b1, b2});
+  run(OpId::addmv, {v2, m, v});
+  run(OpId::addr, {X({2, 3}), v2, v});
+  run(OpId::dot, {v, v});
+  run(OpId::mv, {m, v});
+  run(OpId::outer, {v2, v});
+  run(OpId::linear, {m, X({4, 3}), X({4})});
+  run(OpId::matmul, {m.to(DType::float64), n.to(DType::float64)});
+}
+
+void conv_pool_family() {
+  for (DType dt : {DType::float32, DType::float64}) {
+    run(OpId::conv1d, {X({1, 2, 5}, dt), X({3, 2, 2}, dt), X({3}, dt)});
+    run(OpId::conv2d, {X({1, 2, 5, 4}, dt), X({3, 2, 2, 2}, dt)});
+    run(OpId::conv3d, {X({1, 2, 3, 3, 3}, dt), X({3, 2, 2, 2, 2}, dt)});
+    run(OpId::conv_transpose1d, {X({1, 2, 4}, dt), X({2, 3, 2}, dt)});
+    run(OpId::conv_transpose2d, {X({1, 2, 3, 3}, dt), X({2, 3, 2, 2}, dt)});
+    run(OpId::conv_transpose3d, {X({1, 2, 2, 2, 2}, dt), X({2, 3, 2, 2, 2}, dt)});
+    Tensor img = X({1, 2, 4, 4}, dt);
+    run(OpId::max_pool2d, {img, Dims{2}});
+    run(OpId::max_pool2d_with_indices, {img, Dims{2}});
+    run(OpId::avg_pool2d, {img, Dims{2}});
+    run(OpId::avg_pool2d, {img, Dims{2}, Dims{}, Dims{0}, false, true, int64_t(3)});
+    run(OpId::adaptive_avg_pool2d, {img, Dims{3}});
+    run(OpId::adaptive_avg_pool2d, {X({2, 4, 4}, dt), Dims{1}});
+  }
+  run(OpId::adaptive_avg_pool2d, {X({1, 2, 4, 4}, DType::bfloat16), Dims{2}});
+}
+
+void norm_family() {
+  Tensor a = X({2, 3}), c = X({3});
+  run(OpId::layer_norm, {a, Dims{3}, c, c});
+  run(OpId::batch_norm, {a, X({3}), Xv({1, 1, 1}, {3}), c, c, true});
+  run(OpId::batch_norm, {a, X({3}), Xv({1, 1, 1}, {3}), c, c, false});
+  run(OpId::group_norm, {X({2, 4, 3}), int64_t(2)});
+  for (OpId op : {OpId::softmax, OpId::log_softmax}) run(op, {a, int64_t(1)});
+}
+
+void loss_family() {
+  Tensor logits = X({2, 3}), target = Xv({0, 2}, {2}, DType::int64), b = X({2, 3}, DType::float32, 1.0);
+  Tensor probs = Xv({0.2, 0.5, 0.9, 0.1, 0.4, 0.7}, {2, 3}), labels = Xv({0, 1, 1, 0, 1, 0}, {2, 3});
+  for (const char* red : {"mean", "sum", "none"}) {
+    run(OpId::cross_entropy, {logits, target, IValue(), int64_t(-100), red});
+    run(OpId::cross_entropy, {logits, probs, IValue(), int64_t(-100), red});
+    run(OpId::nll_loss, {logits, target, IValue(), int64_t(-100), red});
+    for (OpId op : {OpId::mse_loss, OpId::l1_loss, OpId::smooth_l1_loss}) run(op, {logits, b, red});
+    run(OpId::binary_cross_entropy, {probs, labels, IValue(), red});
+    run(OpId::binary_cross_entropy_with_logits, {logits, labels, IValue(), red});
+    run(OpId::cosine_embedding_loss, {logits, b, Xv({1, -1}, {2}), 0.0, red});
+  }
+  run(OpId::cross_entropy, {X({3}), Xv({1}, {}, DType::int64)});
+  run(OpId::cosine_similarity, {logits, b});
+  run(OpId::cosine_similarity, {X({3}), X({3}, DType::float32, 1.0), int64_t(0)});
+}
+
+void linalg_family() {
+  Tensor a = Xv({4, 2, 2, 3}, {2, 2});
+  for (OpId op : {OpId::trace, OpId::cholesky, OpId::inverse}) run(op, {a});
+  run(OpId::qr, {X({3, 2})});
+  run(OpId::svd, {X({2, 3})});
+  run(OpId::svd, {X({2, 3}), true, false});
+  run(OpId::cdist, {X({2, 3}), X({4, 3})});
+}
+
+void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
+                               factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
+                               linalg_family};
+
+// Runs [family] under a DeviceProbe and returns the probe.
+std::shared_ptr<DeviceProbe> probe(void (*family)()) {
+  Context ctx;
+  ContextGuard guard(ctx);
+  auto p = std::make_shared<DeviceProbe>();
+  ctx.add_layer(p, layer_order::autograd);
+  family();
+  return p;
+}
+
+TEST(DeviceTag, EveryFamilyKeepsTheXlaTag) {
+  for (auto family : kFamilies) {
+    auto p = probe(family);
+    EXPECT_FALSE(p->seen.empty());
+    for (const std::string& w : p->wrong) ADD_FAILURE() << w;
+  }
+}
+
+TEST(DeviceTag, EveryScriptVisibleOpWasProbed) {
+  std::set<OpId> seen;
+  for (auto family : kFamilies) {
+    auto p = probe(family);
+    seen.insert(p->seen.begin(), p->seen.end());
+  }
+  for (int i = 0; i < op_count; ++i)
+    if (!op_has(OpId(i), opflag::internal)) EXPECT_TRUE(seen.count(OpId(i))) << op_id_name(OpId(i)) << " not probed";
+}
+
+}  // namespace
+}  // namespace amps::rt
