@@ -1,8 +1,10 @@
 // CPU reduction kernels: sum/mean/prod, max/min(+indices), amax/amin, argmax/argmin, var/std, norm,
-// logsumexp, all/any, cumsum. Inputs are viewed as [outer, inner] rows with the reduced dims innermost;
-// half types accumulate in float and floats are summed per chunk then in double (PyTorch-like accuracy).
+// logsumexp, all/any, cumsum. Inputs are viewed as [outer, inner] rows with the reduced dims innermost (read
+// in place, or gathered row by row from the strided view: never a copy of the whole input); one long row
+// is split across threads. Half types accumulate in float; floats sum per chunk, then in double.
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
@@ -14,9 +16,12 @@
 namespace amps::rt::cpu {
 namespace {
 
-// The input as contiguous rows [outer, inner] (kept dims first, reduced dims last) plus output shape.
+// The input as rows [outer, inner]: [view] is the input permuted to (kept dims, reduced dims); row i starts at
+// i * inner when [dense], else it is gathered through the view's strides.
 struct Rows {
-  Tensor rows;
+  Tensor view;
+  bool dense = true;
+  size_t nkept = 0;
   int64_t outer = 1, inner = 1;
   Dims out_shape;
 };
@@ -45,16 +50,78 @@ Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
     else if (keepdim) r.out_shape.push_back(1);
   }
   perm.insert(perm.end(), tail.begin(), tail.end());
-  r.rows = contiguous(native::permute(x, perm));
+  r.view = native::permute(x, perm);
+  r.dense = r.view.is_contiguous();
+  r.nkept = perm.size() - tail.size();
   return r;
 }
 
+// Element offset of row [i]'s first element in the strided view.
+int64_t row_offset(const Rows& r, int64_t i) {
+  int64_t off = 0;
+  for (size_t d = r.nkept; d-- > 0;) {
+    off += (i % r.view.sizes()[d]) * r.view.strides()[d];
+    i /= r.view.sizes()[d];
+  }
+  return off;
+}
+
+// Copies row [i] of the strided view into [buf] in row-major order of the reduced dims: the values a
+// row-major copy of the view would hold, so row arithmetic is unchanged.
+template <typename T> void gather_row(const Rows& r, int64_t i, T* buf) {
+  const T* base = r.view.template data<T>() + row_offset(r, i);
+  const Dims &sz = r.view.sizes(), &st = r.view.strides();
+  const size_t nd = sz.size();
+  if (r.inner == 0) return;
+  if (nd == r.nkept) {
+    buf[0] = base[0];
+    return;
+  }
+  std::vector<int64_t> idx(nd - r.nkept, 0);
+  const int64_t run = sz.back(), step = st.back();
+  for (int64_t k = 0; k < r.inner; k += run) {
+    int64_t off = 0;
+    for (size_t j = 0; j + 1 < idx.size(); ++j) off += idx[j] * st[r.nkept + j];
+    for (int64_t t = 0; t < run; ++t) buf[k + t] = base[off + t * step];
+    for (size_t j = idx.size() - 1; j-- > 0;) {
+      if (++idx[j] < sz[r.nkept + j]) break;
+      idx[j] = 0;
+    }
+  }
+}
+
+// Calls f(i, row pointer) for every row, rows split across threads; strided rows go through a buffer.
 template <typename T, typename F> void for_rows(const Rows& r, F&& f) {
-  const T* base = r.rows.template data<T>();
+  const T* base = r.view.template data<T>();
   int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r.inner, 1));
   parallel_for(r.outer, grain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) f(i, base + i * r.inner);
+    std::unique_ptr<T[]> buf(r.dense ? nullptr : new T[size_t(std::max<int64_t>(r.inner, 1))]);
+    for (int64_t i = b; i < e; ++i) {
+      if (r.dense) {
+        f(i, base + i * r.inner);
+        continue;
+      }
+      gather_row(r, i, buf.get());
+      f(i, static_cast<const T*>(buf.get()));
+    }
   });
+}
+
+// One dense row at least this long is split across threads (reduce-all on large tensors).
+inline constexpr int64_t kSplitRow = 4 * kParallelGrain;
+
+// part(begin, end) over per-thread pieces of [0, n) that start on kChunk boundaries (so chunked sums see
+// the same chunks as a sequential pass); the partials come back in order. Single piece when n is short or
+// already inside a parallel region.
+template <typename P, typename F> std::vector<P> row_partials(int64_t n, F&& part) {
+  int64_t nt = std::min<int64_t>(omp_get_max_threads(), n / kSplitRow);
+  if (nt <= 1 || omp_in_parallel()) return {part(int64_t(0), n)};
+  const int64_t piece = (n / nt + kChunk - 1) / kChunk * kChunk;
+  nt = (n + piece - 1) / piece;
+  std::vector<P> parts(static_cast<size_t>(nt));
+#pragma omp parallel for num_threads(int(nt)) schedule(static, 1)
+  for (int64_t t = 0; t < nt; ++t) parts[size_t(t)] = part(t * piece, std::min(n, (t + 1) * piece));
+  return parts;
 }
 
 // Calls g(values, count, offset) over one row in compute-type chunks.
@@ -87,8 +154,13 @@ template <typename C> auto chunk_sum(const C* v, int64_t m) {
 
 template <typename T> auto row_sum(const T* p, int64_t n) {
   using A = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>;
+  std::vector<A> parts = row_partials<A>(n, [p](int64_t b, int64_t e) {
+    A s = 0;
+    visit_row(p + b, e - b, [&](const compute_t<T>* v, int64_t m, int64_t) { s += A(chunk_sum(v, m)); });
+    return s;
+  });
   A s = 0;
-  visit_row(p, n, [&](const compute_t<T>* v, int64_t m, int64_t) { s += A(chunk_sum(v, m)); });
+  for (A v : parts) s += v;
   return s;
 }
 
@@ -105,13 +177,52 @@ DType sum_dtype(const Tensor& x, std::optional<DType> requested) {
   return is_floating(x.dtype()) ? x.dtype() : DType::int64;
 }
 
+// Whether [x] is row-major and reduced over a leading block of dims only: then it is [R, K] row-major
+// and its column sums stream the input once instead of gathering strided rows.
+bool leading_block(const Tensor& x, const std::optional<Dims>& dims) {
+  std::vector<bool> mask = reduced_mask(x, dims);
+  if (!x.is_contiguous() || mask.empty() || !mask.front() || mask.back()) return false;
+  return std::is_sorted(mask.begin(), mask.end(), [](bool a, bool b) { return a && !b; });
+}
+
+// out[k] = scale * sum_r x[r, k] in double (int64 for integers): columns split across threads when there
+// are many, else rows split into per-thread partial sums added in order.
+template <typename T, typename O> Tensor column_sums(const Tensor& x, const Rows& r, DType out_dt, Device dev, double scale) {
+  using A = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, int64_t>;
+  const int64_t R = r.inner, K = r.outer;
+  const T* p = x.data<T>();
+  const int64_t nt = std::clamp<int64_t>(R * K / kParallelGrain, 1, omp_in_parallel() ? 1 : omp_get_max_threads());
+  const bool by_rows = K < nt * kChunk;
+  const int64_t parts_n = by_rows ? nt : 1, piece = by_rows ? (R + nt - 1) / nt : R;
+  std::vector<A> acc(size_t(parts_n * K), A(0));
+#pragma omp parallel for num_threads(int(nt)) schedule(static) if (nt > 1)
+  for (int64_t t = 0; t < nt; ++t) {
+    const int64_t r0 = by_rows ? t * piece : 0, r1 = by_rows ? std::min(R, r0 + piece) : R;
+    const int64_t k0 = by_rows ? 0 : t * K / nt, k1 = by_rows ? K : (t + 1) * K / nt;
+    A* a = acc.data() + (by_rows ? t * K : 0);
+    for (int64_t i = r0; i < r1; ++i)
+      for (int64_t k = k0; k < k1; ++k) a[k] += A(compute_t<T>(p[i * K + k]));
+  }
+  Tensor out = Tensor::empty(r.out_shape, out_dt, dev);
+  O* o = out.data<O>();
+  for (int64_t k = 0; k < K; ++k) {
+    A s = 0;
+    for (int64_t t = 0; t < parts_n; ++t) s += acc[size_t(t * K + k)];
+    if constexpr (std::is_floating_point_v<A>) o[k] = O(s * scale);
+    else o[k] = O(s);
+  }
+  return out;
+}
+
 // sum/mean: reduce in the input's compute type, then convert to the output dtype.
 Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
   Tensor xin = is_floating(out_dt) && !is_floating(x.dtype()) ? cast(x, out_dt) : x;
   Rows r = make_rows(xin, dims, keepdim);
   const double scale = mean ? 1.0 / double(r.inner) : 1.0;
+  const bool columns = !r.dense && leading_block(xin, dims);
   return AMPS_DISPATCH_ALL(xin.dtype(), T, [&] {
     return AMPS_DISPATCH_ALL(out_dt, O, [&] {
+      if (columns) return column_sums<T, O>(xin, r, out_dt, dev, scale);
       return reduce_to<T, O>(r, out_dt, dev, [scale](const T* p, int64_t n) {
         auto s = row_sum(p, n);
         if constexpr (std::is_floating_point_v<decltype(s)>) return s * scale;
@@ -151,7 +262,7 @@ Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
 }
 
 // Index of the first extreme element of a row (NaN counts as the extreme, as in PyTorch).
-template <typename T> int64_t arg_extreme(const T* p, int64_t n, bool want_max) {
+template <typename T> int64_t arg_extreme_seq(const T* p, int64_t n, bool want_max) {
   using C = compute_t<T>;
   int64_t best = 0;
   C bv = C(p[0]);
@@ -162,6 +273,21 @@ template <typename T> int64_t arg_extreme(const T* p, int64_t n, bool want_max) 
       bv = v;
       best = i;
     }
+  }
+  return best;
+}
+
+// arg_extreme_seq over per-thread pieces; the earliest piece wins ties and NaNs, as a sequential pass would.
+template <typename T> int64_t arg_extreme(const T* p, int64_t n, bool want_max) {
+  std::vector<int64_t> parts = row_partials<int64_t>(n, [&](int64_t b, int64_t e) {
+    return b + arg_extreme_seq(p + b, e - b, want_max);
+  });
+  using C = compute_t<T>;
+  int64_t best = parts[0];
+  for (int64_t i : parts) {
+    const C bv = C(p[best]), v = C(p[i]);
+    if (bv != bv) break;
+    if (v != v || (want_max ? v > bv : v < bv)) best = i;
   }
   return best;
 }
@@ -283,9 +409,12 @@ Tensors bool_reduce(const ArgReader& a, const KernelContext& kc, bool want_all) 
   Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
   return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
     return reduce_to<T, bool>(r, DType::bool_, kc.device, [want_all](const T* p, int64_t n) {
-      for (int64_t i = 0; i < n; ++i)
-        if ((compute_t<T>(p[i]) != compute_t<T>(0)) != want_all) return !want_all;
-      return want_all;
+      std::vector<char> parts = row_partials<char>(n, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i)
+          if ((compute_t<T>(p[i]) != compute_t<T>(0)) != want_all) return char(!want_all);
+        return char(want_all);
+      });
+      return std::find(parts.begin(), parts.end(), char(!want_all)) == parts.end() ? want_all : !want_all;
     });
   })};
 }
