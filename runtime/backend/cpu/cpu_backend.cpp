@@ -32,6 +32,7 @@ class CpuBackend final : public Backend {
     register_loss_kernels(table_);
     register_linalg_kernels(table_);
     register_amp_kernels(table_);
+    register_grad_kernels(table_);
   }
 
   std::string_view name() const override { return "cpu"; }

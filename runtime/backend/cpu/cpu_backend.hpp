@@ -54,5 +54,6 @@ void register_norm_kernels(KernelTable& t);
 void register_loss_kernels(KernelTable& t);
 void register_linalg_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
+void register_grad_kernels(KernelTable& t);  // autograd helper ops (grad_kernels.cpp)
 
 }  // namespace amps::rt::cpu

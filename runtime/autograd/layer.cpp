@@ -1,0 +1,241 @@
+// AutogradLayer: records an OpNode for every differentiable op whose inputs require grad, plus the
+// tensor-level API (retain_grad, hooks, grad_fn names, custom-function nodes).
+#include <array>
+#include <cctype>
+
+#include "runtime/autograd/autograd.hpp"
+#include "runtime/autograd/rules.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/functions.hpp"
+#include "runtime/schema.hpp"
+#include "runtime/views.hpp"
+
+namespace amps::rt::autograd {
+namespace {
+
+// "MmBackward0" for mm, "AddBackward0" for add_ (PyTorch's names; `to` is ToCopyBackward0).
+const std::string& node_name(OpId op) {
+  static const std::array<std::string, size_t(op_count)> names = [] {
+    std::array<std::string, size_t(op_count)> n;
+    for (int i = 0; i < op_count; ++i) {
+      std::string_view base = op_name(OpId(i));
+      if (base == "to") base = "to_copy";
+      bool upper = true;
+      for (char ch : base) {
+        if (ch == '_') upper = true;
+        else n[size_t(i)] += upper ? char(std::toupper(ch)) : ch, upper = false;
+      }
+      n[size_t(i)] += "Backward0";
+    }
+    return n;
+  }();
+  return names[size_t(op)];
+}
+
+bool is_list_op(const Args& args) { return !args.empty() && args[0].kind() == IValue::Kind::tensor_list; }
+
+// The tensors of the gradient slots (see BackwardCtx): list elements for cat/stack, else one per argument.
+Tensors slot_tensors(const Args& args) {
+  if (is_list_op(args)) return args[0].tensors();
+  Tensors t(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].is_tensor()) t[i] = args[i].tensor();
+  return t;
+}
+
+bool any_requires_grad(const Args& args) {
+  for (const IValue& v : args) {
+    if (v.is_tensor() && v.tensor().defined() && v.tensor().requires_grad()) return true;
+    if (v.kind() == IValue::Kind::tensor_list)
+      for (const Tensor& t : v.tensors())
+        if (t.requires_grad()) return true;
+  }
+  return false;
+}
+
+bool aliases_input(const Tensor& t, const Tensors& inputs) {
+  for (const Tensor& i : inputs)
+    if (i.defined() && i.is_same(t)) return true;
+  return false;
+}
+
+void check_inplace_target(const Tensor& self) {
+  AMPS_CHECK(!(self.is_leaf() && self.requires_grad()),
+             "a leaf Variable that requires grad is being used in an in-place operation.");
+  const AutogradMeta* m = self.autograd_meta();
+  AMPS_CHECK(!(m && m->view_base.defined() && m->view_base.is_leaf() && m->view_base.requires_grad()),
+             "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+void check_no_out(OpId op, const Args& args) {
+  int o = op_parsed_schema(op).out_index;
+  AMPS_CHECK(o < 0 || !args[size_t(o)].is_tensor(), "{}(): functions with out=... arguments don't support "
+             "automatic differentiation, but one of the arguments requires grad.", op_name(op));
+}
+
+}  // namespace
+
+// The node of one recorded op: its rule, its non-tensor arguments and the tensors the rule saves.
+class OpNode final : public GradNode {
+ public:
+  OpNode(OpId op, const Rule& rule, const Args& args) : op_(op), rule_(rule), args_(args), reader_(op, args_) {
+    for (IValue& v : args_)
+      if (v.is_tensor() || v.kind() == IValue::Kind::tensor_list) v = IValue();
+    saved_in_.resize(args.size());
+  }
+  std::string_view name() const override { return node_name(op_); }
+
+  Tensors apply(Tensors& grads, const std::vector<bool>& needs) override {
+    BackwardCtx c(*this, grads, needs);
+    Tensors r = rule_.backward(c);
+    r.resize(next.size());
+    return r;
+  }
+
+  void release() override {
+    for (SavedTensor& s : saved_in_) s.release();
+    for (SavedTensor& s : saved_out_) s.release();
+  }
+
+  // Saves what the rule names: inputs (the pre-op clone of self for in-place ops is saved earlier).
+  void save(const Args& args, const Tensors& outs, bool inplace) {
+    for (size_t i = inplace ? 1 : 0; i < args.size() && i < 32; ++i)
+      if ((rule_.saves & in_(int(i))) && args[i].is_tensor()) saved_in_[i] = SavedTensor(args[i].tensor(), false);
+    saved_out_.resize(outs.size());
+    for (size_t k = 0; k < outs.size() && k < 32; ++k)
+      if (rule_.saves & out_(int(k))) saved_out_[k] = SavedTensor(outs[k], true, uint32_t(k));
+  }
+
+  OpId op_;
+  const Rule& rule_;
+  Args args_;  // non-tensor arguments; tensors replaced by None
+  ArgReader reader_;
+  std::vector<SavedTensor> saved_in_, saved_out_;
+  std::vector<bool> present_;
+};
+
+BackwardCtx::BackwardCtx(OpNode& node, Tensors& grads, const std::vector<bool>& needs)
+    : a(node.reader_), node_(node), grads_(grads), needs_(needs) {}
+
+Tensor BackwardCtx::g(size_t k) const {
+  if (k < grads_.size() && grads_[k].defined()) return grads_[k];
+  const TensorMeta& m = node_.out_meta[k];
+  return zeros(m.sizes, m.dtype, m.device);
+}
+
+Tensor BackwardCtx::in(size_t i) const {
+  if (node_.saved_in_[i].defined()) return node_.saved_in_[i].unpack(node_);
+  const IValue& v = node_.args_[i];
+  AMPS_ASSERT(v.is_number(), "{}: argument {} was not saved for backward", node_.name(), i);
+  return wrap_number(v.scalar());
+}
+
+Tensor BackwardCtx::out(size_t k) const {
+  AMPS_ASSERT(k < node_.saved_out_.size() && node_.saved_out_[k].defined(), "{}: output {} was not saved",
+              node_.name(), k);
+  return node_.saved_out_[k].unpack(node_);
+}
+
+const TensorMeta& BackwardCtx::meta(size_t i) const { return node_.in_meta[i]; }
+bool BackwardCtx::has(size_t i) const { return i < node_.present_.size() && node_.present_[i]; }
+
+namespace {
+
+class AutogradLayer final : public DispatchLayer {
+ public:
+  std::string_view name() const override { return "autograd"; }
+
+  Tensors call(OpId op, Args& args, const Next& next) override {
+    const bool grad_mode = current_context().grad_enabled();
+    if (grad_mode && op_has(op, opflag::inplace) && args[0].is_tensor()) check_inplace_target(args[0].tensor());
+    const Rule* rule = rule_for(op);
+    if (!grad_mode || !rule || !any_requires_grad(args)) return below(op, args, next);
+    check_no_out(op, args);
+    if (rule->decompose) return rule->decompose(args);
+    return record(op, *rule, args, next);
+  }
+
+ private:
+  Tensors below(OpId op, Args& args, const Next& next) {
+    ExcludeLayerGuard self(this);
+    return next(op, args);
+  }
+
+  Tensors record(OpId op, const Rule& rule, Args& args, const Next& next) {
+    const bool inplace = op_has(op, opflag::inplace);
+    auto node = std::make_shared<OpNode>(op, rule, args);
+    Tensors inputs = slot_tensors(args);
+    if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0].clone(), false);
+    connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
+    for (const Tensor& t : inputs) node->present_.push_back(t.defined());
+    Tensors outs = below(op, args, next);
+    node->save(args, outs, inplace);
+    bind_outputs(node, op, inputs, outs, inplace);
+    return outs;
+  }
+
+  // Outputs get the node as history, except non-floating ones and inputs returned unchanged (`to` a
+  // dtype the tensor already has). Views remember their base for in-place checks.
+  static void bind_outputs(const std::shared_ptr<OpNode>& node, OpId op, const Tensors& inputs, const Tensors& outs,
+                           bool inplace) {
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const Tensor& t = outs[k];
+      node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+      if (!t.defined() || !t.is_floating_point() || (!inplace && aliases_input(t, inputs))) continue;
+      set_history(t, node, uint32_t(k));
+      if (!op_has(op, opflag::view) || !inputs[0].defined()) continue;
+      const AutogradMeta* im = inputs[0].autograd_meta();
+      const_cast<Tensor&>(t).ensure_autograd_meta().view_base =
+          im && im->view_base.defined() ? im->view_base : inputs[0];
+    }
+  }
+};
+
+}  // namespace
+
+void install(Context& ctx) {
+  if (!ctx.find_layer<AutogradLayer>()) ctx.add_layer(std::make_shared<AutogradLayer>(), layer_order::autograd);
+}
+
+void retain_grad(const Tensor& t) {
+  AMPS_CHECK(t.requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  if (t.is_leaf()) return;
+  AutogradMeta& m = const_cast<Tensor&>(t).ensure_autograd_meta();
+  m.retains_grad = true;
+  auto node = std::static_pointer_cast<GradNode>(m.grad_fn);
+  if (node->retained.size() <= m.output_nr) node->retained.resize(m.output_nr + 1);
+  node->retained[m.output_nr] = t.impl_ptr();
+}
+
+void register_hook(const Tensor& t, std::function<Tensor(const Tensor&)> hook) {
+  AMPS_CHECK(t.requires_grad(), "cannot register a hook on a tensor that doesn't require gradient");
+  AutogradMeta& m = const_cast<Tensor&>(t).ensure_autograd_meta();
+  if (t.is_leaf()) return m.hooks.push_back(std::move(hook));
+  auto node = std::static_pointer_cast<GradNode>(m.grad_fn);
+  if (node->pre_hooks.size() <= m.output_nr) node->pre_hooks.resize(m.output_nr + 1);
+  node->pre_hooks[m.output_nr].push_back(std::move(hook));
+}
+
+std::string grad_fn_name(const Tensor& t) {
+  const AutogradMeta* m = t.defined() ? t.autograd_meta() : nullptr;
+  return m && m->grad_fn ? std::string(m->grad_fn->name()) : std::string();
+}
+
+Tensors record_function(const std::string& name, const Tensors& inputs, Tensors outputs, CustomBackward backward) {
+  bool any = false;
+  for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
+  if (!current_context().grad_enabled() || !any) return outputs;
+  auto node = std::make_shared<FunctionNode>(name, std::move(backward));
+  connect_inputs(*node, inputs);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    Tensor& t = outputs[k];
+    node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+    if (!t.defined() || !t.is_floating_point()) continue;
+    if (aliases_input(t, inputs)) t = native::alias(t);
+    set_history(t, node, uint32_t(k));
+  }
+  return outputs;
+}
+
+}  // namespace amps::rt::autograd

@@ -1,0 +1,143 @@
+// Graph plumbing: node numbering, saved tensors with version checks, AccumulateGrad, history links.
+#include "runtime/autograd/node.hpp"
+
+#include <atomic>
+
+#include "runtime/context.hpp"
+#include "runtime/error.hpp"
+#include "runtime/functions.hpp"
+#include "runtime/views.hpp"
+
+namespace amps::rt::autograd {
+namespace {
+
+std::atomic<uint64_t> g_next_seq{0};  // global so nodes of nested graphs still order by creation
+
+constexpr const char* kBackwardTwice =
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph "
+    "a second time or if you need to access saved tensors after calling backward.";
+
+const char* torch_type(DType t) {
+  switch (t) {
+    case DType::float64: return "DoubleTensor";
+    case DType::float32: return "FloatTensor";
+    case DType::float16: return "HalfTensor";
+    case DType::bfloat16: return "BFloat16Tensor";
+    case DType::int64: return "LongTensor";
+    case DType::int32: return "IntTensor";
+    case DType::bool_: return "BoolTensor";
+  }
+  return "Tensor";
+}
+
+// Keeps [g] as a .grad only when nothing else can see or write its memory; else a private copy.
+Tensor owned(Tensor g) {
+  bool unique = g.impl_ptr().use_count() == 1 && g.storage().use_count() == 1;
+  if (unique && g.is_contiguous() && g.storage_offset() == 0 && !g.autograd_meta()) return g;
+  GradModeGuard no_grad(false);
+  return g.clone();
+}
+
+}  // namespace
+
+GradNode::GradNode() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
+
+std::string describe(const Tensor& t) {
+  std::string dims;
+  for (size_t i = 0; i < t.sizes().size(); ++i) dims += (i ? ", " : "") + std::to_string(t.sizes()[i]);
+  bool cuda = t.device().type == DeviceType::cuda;
+  return fmt::format("[torch.{}{} [{}]]", cuda ? "cuda." : "", torch_type(t.dtype()), dims);
+}
+
+SavedTensor::SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr)
+    : output_nr_(output_nr), is_output_(is_output) {
+  if (!t.defined()) return;
+  version_ = t.version();
+  data_ = is_output ? native::alias(t) : t;
+  const AutogradMeta* m = t.autograd_meta();
+  if (!is_output && m && m->grad_fn) producer_ = fmt::format(", which is output {} of {},", m->output_nr, m->grad_fn->name());
+}
+
+Tensor SavedTensor::unpack(GradNode& owner) const {
+  AMPS_CHECK(!released_, "{}", kBackwardTwice);
+  if (!data_.defined()) return Tensor();
+  if (data_.version() != version_) {
+    std::string from = is_output_ ? fmt::format(", which is output {} of {},", output_nr_, owner.name()) : producer_;
+    AMPS_FAIL("one of the variables needed for gradient computation has been modified by an inplace operation: "
+              "{}{} is at version {}; expected version {} instead. Hint: the in-place operation ran after the "
+              "tensor was saved for backward; use its out-of-place form or work on a .clone().",
+              describe(data_), from, data_.version(), version_);
+  }
+  if (!is_output_ || !data_.is_floating_point()) return data_;
+  Tensor t = native::alias(data_);
+  set_history(t, owner.shared_from_this(), output_nr_);
+  return t;
+}
+
+void SavedTensor::release() {
+  if (!data_.defined()) return;
+  data_ = Tensor();
+  released_ = true;
+}
+
+AccumulateGrad::AccumulateGrad(Tensor v) : variable(std::move(v)) {
+  in_meta.push_back(TensorMeta::of(variable));
+  out_meta.push_back(TensorMeta::of(variable));
+}
+
+// First gradient: stored (with its graph under create_graph); later ones: added (in place unless the
+// addition itself must be recorded).
+Tensors AccumulateGrad::apply(Tensors& grads, const std::vector<bool>&) {
+  Tensor g = std::move(grads[0]);
+  AutogradMeta& m = variable.ensure_autograd_meta();
+  for (const GradHook& h : m.hooks)
+    if (Tensor r = h(g); r.defined()) g = r;
+  if (!g.defined()) return {};
+  const bool keep_graph = in_create_graph();
+  if (!m.grad.defined()) m.grad = keep_graph ? g : owned(std::move(g));
+  else if (keep_graph) m.grad = add(m.grad, g);
+  else add_(m.grad, g);
+  return {};
+}
+
+Tensors FunctionNode::apply(Tensors& grads, const std::vector<bool>&) {
+  AMPS_CHECK(!released_, "{}", kBackwardTwice);
+  for (size_t k = 0; k < grads.size(); ++k)
+    if (!grads[k].defined()) grads[k] = zeros(out_meta[k].sizes, out_meta[k].dtype, out_meta[k].device);
+  return fn_(grads);
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = t.defined() ? t.autograd_meta() : nullptr;
+  if (!m) return {};
+  if (m->grad_fn) return {std::static_pointer_cast<GradNode>(m->grad_fn), m->output_nr};
+  if (!m->requires_grad) return {};
+  std::shared_ptr<Node> acc = m->grad_accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    m->grad_accumulator = acc;
+  }
+  return {std::static_pointer_cast<GradNode>(acc), 0};
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr) {
+  AutogradMeta& m = const_cast<Tensor&>(t).ensure_autograd_meta();
+  m.grad_fn = node;
+  m.output_nr = nr;
+  if (node->retained.size() <= nr) node->retained.resize(nr + 1);
+  if (m.retains_grad) node->retained[nr] = t.impl_ptr();
+}
+
+void connect_inputs(GradNode& node, const Tensors& inputs) {
+  node.next.resize(inputs.size());
+  node.in_meta.resize(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) continue;
+    node.in_meta[i] = TensorMeta::of(inputs[i]);
+    if (inputs[i].is_floating_point()) node.next[i] = gradient_edge(inputs[i]);
+  }
+}
+
+}  // namespace amps::rt::autograd

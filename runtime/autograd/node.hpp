@@ -1,0 +1,111 @@
+// The backward graph: GradNode (one per recorded op, AccumulateGrad per leaf), edges and saved tensors.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/autograd_meta.hpp"
+#include "runtime/ivalue.hpp"
+
+namespace amps::rt::autograd {
+
+class GradNode;
+
+// Where a gradient goes: input [nr] of node [fn] (null fn: the input needs no gradient).
+struct Edge {
+  std::shared_ptr<GradNode> fn;
+  uint32_t nr = 0;
+  bool valid() const { return fn != nullptr; }
+};
+
+// Shape, dtype and device of a forward input (the engine reduces and casts gradients to it) or output
+// (the engine fills missing output gradients with zeros of it).
+struct TensorMeta {
+  Dims sizes;
+  DType dtype = DType::float32;
+  Device device = Device::cpu();
+  static TensorMeta of(const Tensor& t) { return {t.sizes(), t.dtype(), t.device()}; }
+};
+
+using GradHook = std::function<Tensor(const Tensor&)>;
+
+// A node of the backward graph. Gradient slot i of apply()'s result goes along next[i]; input k of
+// apply() is the gradient of the forward's output k. Nodes created later have larger seq, so the engine
+// runs them first among ready nodes (PyTorch's order).
+class GradNode : public Node, public std::enable_shared_from_this<GradNode> {
+ public:
+  GradNode();
+  std::vector<Edge> next;
+  std::vector<TensorMeta> in_meta;   // one per slot of next
+  std::vector<TensorMeta> out_meta;  // one per forward output
+  uint64_t seq;
+  // Per forward output: register_hook()s of non-leaf tensors, and tensors that retain_grad().
+  std::vector<std::vector<GradHook>> pre_hooks;
+  std::vector<std::weak_ptr<TensorImpl>> retained;
+
+  // Gradients for the slots from the output gradients [grads] (undefined = zero); [needs][i] says
+  // whether slot i's gradient is wanted (others may stay undefined).
+  virtual Tensors apply(Tensors& grads, const std::vector<bool>& needs) = 0;
+  // Frees saved tensors (backward without retain_graph); a later apply() needing them throws.
+  virtual void release() {}
+};
+
+// A tensor saved for backward with its version at save time. An output of the saving node is kept
+// without its autograd slot (no node -> tensor -> node cycle) and gets it back on unpack.
+class SavedTensor {
+ public:
+  SavedTensor() = default;
+  SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr = 0);
+  // The saved tensor; RuntimeError when it was freed or modified in place since it was saved.
+  Tensor unpack(GradNode& owner) const;
+  void release();
+  bool defined() const { return data_.defined() || released_; }
+
+ private:
+  Tensor data_;
+  uint32_t version_ = 0;
+  uint32_t output_nr_ = 0;
+  bool is_output_ = false;
+  bool released_ = false;
+  std::string producer_;  // "which is output 0 of TanhBackward0", for the version error
+};
+
+// Accumulates into a leaf's .grad (runs the leaf's hooks first).
+class AccumulateGrad final : public GradNode {
+ public:
+  explicit AccumulateGrad(Tensor variable);
+  std::string_view name() const override { return "AccumulateGrad"; }
+  Tensors apply(Tensors& grads, const std::vector<bool>& needs) override;
+  Tensor variable;
+};
+
+// A node whose backward is a callback (custom autograd functions from scripts or C++).
+class FunctionNode final : public GradNode {
+ public:
+  using Backward = std::function<Tensors(const Tensors& grads)>;
+  FunctionNode(std::string name, Backward fn) : name_(std::move(name)), fn_(std::move(fn)) {}
+  std::string_view name() const override { return name_; }
+  Tensors apply(Tensors& grads, const std::vector<bool>& needs) override;
+  void release() override { released_ = true; }
+
+ private:
+  std::string name_;
+  Backward fn_;
+  bool released_ = false;
+};
+
+// The edge a gradient for [t] flows along: its grad_fn, or its leaf accumulator (made on demand) when
+// it requires grad, else an invalid edge.
+Edge gradient_edge(const Tensor& t);
+// Makes [node] the history of output [nr] tensor [t] (sets grad_fn/output_nr; keeps retain_grad).
+void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr);
+// Edges and metas of [inputs] into [node]'s next/in_meta (undefined tensors get invalid edges).
+void connect_inputs(GradNode& node, const Tensors& inputs);
+// "[torch.FloatTensor [2, 3]]": PyTorch's description of a tensor in autograd errors.
+std::string describe(const Tensor& t);
+// True while a backward with create_graph runs on this thread (AccumulateGrad keeps the graph then).
+bool in_create_graph();
+
+}  // namespace amps::rt::autograd

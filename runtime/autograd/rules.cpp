@@ -1,0 +1,660 @@
+// Gradient rules: one short local rule per differentiable primitive of ops.def. Rules are written with
+// dispatched ops, so under create_graph they are recorded themselves (higher-order gradients). The
+// engine, not the rules, un-broadcasts to input shapes, casts to input dtypes and skips unneeded slots.
+#include "runtime/autograd/rules.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "runtime/autograd/decompose.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/functions.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::rt::autograd {
+namespace {
+
+using O = OpId;
+using C = const BackwardCtx&;
+
+template <typename... A> Tensor op(O id, A&&... a) { return call_op(id, std::forward<A>(a)...); }
+Tensor num(double v) { return wrap_number(Scalar(v)); }
+Tensor scaled(const Tensor& g, double s) { return s == 1.0 ? g : g * s; }
+Tensor rsub(double s, const Tensor& t) { return sub(num(s), t); }
+// [g] where [cond] holds, else 0.
+Tensor keep_where(const Tensor& cond, const Tensor& g) { return where(cond, g, num(0)); }
+Tensor zeros_of(C c, size_t i) { return zeros(c.sizes(i), c.meta(i).dtype, c.meta(i).device); }
+Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
+Tensor sign(const Tensor& t) { return op(O::sign, t); }
+double sc(C c, size_t i) { return c.a.scalar(i).to_double(); }
+Tensor rows(const Tensor& t, int64_t last) { return t.reshape({-1, last}); }
+Tensor land(const Tensor& a, const Tensor& b) { return op(O::logical_and, a, b); }
+
+// ---- reductions: the reduction result in keepdim form, and the reduced element count ----
+Dims reduced_shape(const Dims& in, const std::optional<Dims>& dims) {
+  Dims shape = in;
+  if (!dims || dims->empty()) std::fill(shape.begin(), shape.end(), 1);
+  else for (int64_t d : *dims) shape[size_t(wrap_dim(d, int64_t(in.size())))] = 1;
+  return shape;
+}
+Tensor unreduce(const Tensor& t, const Dims& in, const std::optional<Dims>& dims) {
+  return t.reshape(reduced_shape(in, dims));
+}
+Tensor expand_back(const Tensor& t, const Dims& in, const std::optional<Dims>& dims) {
+  return unreduce(t, in, dims).expand(in);
+}
+double reduced_count(const Dims& in, const std::optional<Dims>& dims) {
+  return double(numel_of(in)) / double(numel_of(reduced_shape(in, dims)));
+}
+// Gradient shared evenly among the elements of [x] equal to the reduced value [y] (max, min, amax).
+Tensor even_share(const Tensor& g, const Tensor& x, const Tensor& y, const std::optional<Dims>& dims) {
+  Tensor mask = eq(x, unreduce(y, x.sizes(), dims));
+  Tensor count = sum(mask, dims, true);
+  return keep_where(mask, unreduce(g, x.sizes(), dims) / count);
+}
+std::optional<Dims> dims_opt(const Dims& d) { return d.empty() ? std::nullopt : std::optional<Dims>(d); }
+
+Tensors prod_rule(C c) {
+  Tensor x = c.in(0), y = c.out(0);
+  std::optional<Dims> dims = c.a.is_none(1) ? std::nullopt : std::optional<Dims>(Dims{c.a.i64(1)});
+  Tensor zero = eq(x, 0), yk = unreduce(y, x.sizes(), dims), gk = unreduce(c.g(), x.sizes(), dims);
+  Tensor zeros_n = sum(zero, dims, true);
+  Tensor others = unreduce(op(O::prod, where(zero, num(1), x), dims ? IValue((*dims)[0]) : IValue(), true),
+                           x.sizes(), dims);  // product of the non-zero elements
+  Tensor no_zero = yk / where(zero, num(1), x);
+  Tensor one_zero = keep_where(zero, others.expand(x.sizes()));
+  return {gk * where(eq(zeros_n, 0), no_zero, keep_where(eq(zeros_n, 1), one_zero))};
+}
+
+Tensors norm_rule(C c) {
+  Tensor x = c.in(0), y = c.out(0);
+  double p = c.a.is_none(1) ? 2.0 : sc(c, 1);
+  std::optional<Dims> dims = c.a.opt_ints(2);
+  Tensor gk = unreduce(c.g(), x.sizes(), dims), yk = unreduce(y, x.sizes(), dims);
+  if (p == 0) return {zeros_like(x)};
+  if (p == 1) return {gk * sign(x)};
+  if (std::isinf(p)) return {even_share(c.g(), abs(x), y, dims) * sign(x)};
+  if (p == 2) return {keep_where(ne(yk, 0), gk * x / yk)};
+  Tensor t = x * op(O::pow, abs(x), num(p - 2)) / op(O::pow, yk, num(p - 1));
+  return {keep_where(ne(yk, 0), gk * t)};
+}
+
+// d var / dx = 2 (x - mean) / (N - correction), on the keepdim-form gradient [gk].
+Tensor var_grad(C c, const Tensor& x, const Tensor& gk) {
+  std::optional<Dims> dims = c.a.opt_ints(1);
+  double corr = c.a.is_none(2) ? 1.0 : sc(c, 2);
+  double n = reduced_count(x.sizes(), dims);
+  return gk * (x - mean(x, dims, true)) * (2.0 / (n - corr));
+}
+
+// ---- shape helpers ----
+Tensors permute_rule(C c) {
+  Dims p = c.a.ints(1), inv(p.size());
+  for (size_t i = 0; i < p.size(); ++i) inv[size_t(wrap_dim(p[i], int64_t(p.size())))] = int64_t(i);
+  return {c.g().permute(inv)};
+}
+
+Tensors cat_rule(C c) {
+  int64_t dim = 0, off = 0;
+  for (size_t i = 0; i < c.slots(); ++i)
+    if (c.sizes(i) != Dims{0}) dim = wrap_dim(c.a.i64(1), int64_t(c.sizes(i).size()));
+  Tensors r(c.slots());
+  for (size_t i = 0; i < c.slots(); ++i) {
+    if (c.sizes(i) == Dims{0}) continue;
+    int64_t n = c.sizes(i)[size_t(dim)];
+    if (c.needs(i)) r[i] = c.g().narrow(dim, off, n);
+    off += n;
+  }
+  return r;
+}
+
+Tensors stack_rule(C c) {
+  int64_t dim = wrap_dim(c.a.i64(1), c.g().dim());
+  Tensors r(c.slots());
+  for (size_t i = 0; i < c.slots(); ++i)
+    if (c.needs(i)) r[i] = c.g().select(dim, int64_t(i));
+  return r;
+}
+
+// split/chunk: the pieces' gradients (zeros where none flowed) joined again.
+Tensors unsplit_rule(C c) {
+  Tensors parts;
+  const Dims& in = c.sizes(0);
+  int64_t dim = wrap_dim(c.a.i64(2), int64_t(in.size())), covered = 0;
+  for (size_t k = 0; covered < in[size_t(dim)]; ++k) {
+    parts.push_back(c.g(k));
+    covered += parts.back().size(dim);
+  }
+  return {cat(parts, dim)};
+}
+
+// ---- matrix products ----
+Tensors matmul_rule(C c) {
+  Tensor a = c.in(0), b = c.in(1), g = c.g();
+  if (a.dim() == 1 && b.dim() == 1) return c.grads([&] { return g * b; }, [&] { return g * a; });
+  if (b.dim() == 1)
+    return c.grads([&] { return matmul(g.unsqueeze(-1), b.unsqueeze(0)); },
+                   [&] { return matmul(mT(a), g.unsqueeze(-1)).squeeze(-1); });
+  if (a.dim() == 1)
+    return c.grads([&] { return matmul(g.unsqueeze(-2), mT(b)).squeeze(-2); },
+                   [&] { return matmul(a.unsqueeze(-1), g.unsqueeze(-2)); });
+  return c.grads([&] { return matmul(g, mT(b)); }, [&] { return matmul(mT(a), g); });
+}
+
+Tensors linear_rule(C c) {
+  Tensor x = c.in(0), w = c.in(1), g = c.g();
+  return c.grads([&] { return matmul(g, w); },
+                 [&] { return x.dim() == 1 ? op(O::outer, g, x) : mm(rows(g, w.size(0)).t(), rows(x, w.size(1))); },
+                 [&] { return g; });
+}
+
+// beta * input + alpha * product: the shared part of the add* rules.
+template <typename F1, typename F2> Tensors addprod(C c, F1 d1, F2 d2) {
+  double beta = sc(c, 3), alpha = sc(c, 4);
+  return c.grads([&] { return scaled(c.g(), beta); }, [&] { return scaled(d1(), alpha); },
+                 [&] { return scaled(d2(), alpha); });
+}
+
+// ---- convolution: both gradients are convolutions themselves (so double backward composes) ----
+int conv_dims(C c) { return int(c.sizes(1).size()) - 2; }
+O conv_op(int nd) { return nd == 1 ? O::conv1d : nd == 2 ? O::conv2d : O::conv3d; }
+O convt_op(int nd) { return nd == 1 ? O::conv_transpose1d : nd == 2 ? O::conv_transpose2d : O::conv_transpose3d; }
+
+// d/dweight of conv(x, w) = g: a grouped convolution of x with g where the batch is summed over
+// (x's channels become the batch, g's batch the input channels; stride and dilation swap roles).
+Tensor conv_weight_grad(const Tensor& x, const Tensor& g, const Dims& wsizes, const Dims& stride, const Dims& pad,
+                        const Dims& dil, int64_t G, int nd) {
+  const int64_t N = x.size(0), Ci = x.size(1) / G;
+  Dims xs{N, G, Ci}, perm{2, 1, 0}, flat{Ci, G * N};
+  for (int i = 0; i < nd; ++i) {
+    xs.push_back(x.size(2 + i));
+    perm.push_back(3 + i);
+    flat.push_back(x.size(2 + i));
+  }
+  Tensor xi = x.reshape(xs).permute(perm).reshape(flat);
+  Tensor r = op(conv_op(nd), xi, g.transpose(0, 1), IValue(), dil, pad, stride, G);
+  for (int i = 0; i < nd; ++i) r = r.narrow(2 + i, 0, wsizes[size_t(2 + i)]);
+  return r.transpose(0, 1);
+}
+
+struct ConvArgs {
+  Dims stride, pad, dil, outpad;
+  int64_t groups;
+};
+
+ConvArgs conv_args(C c, int nd, bool transposed) {
+  if (!transposed) return {c.a.ints(3, size_t(nd)), c.a.ints(4, size_t(nd)), c.a.ints(5, size_t(nd)), {}, c.a.i64(6)};
+  return {c.a.ints(3, size_t(nd)), c.a.ints(4, size_t(nd)), c.a.ints(7, size_t(nd)), c.a.ints(5, size_t(nd)),
+          c.a.i64(6)};
+}
+
+Tensors conv_rule(C c) {
+  const int nd = conv_dims(c);
+  ConvArgs p = conv_args(c, nd, false);
+  const bool unbatched = int(c.sizes(0).size()) == nd + 1;
+  Tensor x = unbatched ? c.in(0).unsqueeze(0) : c.in(0), w = c.in(1), g = unbatched ? c.g().unsqueeze(0) : c.g();
+  Dims outpad;
+  for (int i = 0; i < nd; ++i) {
+    int64_t k = w.size(2 + i), used = (g.size(2 + i) - 1) * p.stride[size_t(i)] - 2 * p.pad[size_t(i)] +
+                                      p.dil[size_t(i)] * (k - 1) + 1;
+    outpad.push_back(x.size(2 + i) - used);
+  }
+  Dims batch_dims{0};
+  for (int i = 0; i < nd; ++i) batch_dims.push_back(2 + i);
+  auto fix = [&](Tensor t) { return unbatched ? t.squeeze(0) : t; };
+  return c.grads([&] { return fix(op(convt_op(nd), g, w, IValue(), p.stride, p.pad, outpad, p.groups, p.dil)); },
+                 [&] { return conv_weight_grad(x, g, w.sizes(), p.stride, p.pad, p.dil, p.groups, nd); },
+                 [&] { return sum(g, batch_dims); });
+}
+
+Tensors conv_transpose_rule(C c) {
+  const int nd = conv_dims(c);
+  ConvArgs p = conv_args(c, nd, true);
+  const bool unbatched = int(c.sizes(0).size()) == nd + 1;
+  Tensor x = unbatched ? c.in(0).unsqueeze(0) : c.in(0), w = c.in(1), g = unbatched ? c.g().unsqueeze(0) : c.g();
+  Dims batch_dims{0};
+  for (int i = 0; i < nd; ++i) batch_dims.push_back(2 + i);
+  auto fix = [&](Tensor t) { return unbatched ? t.squeeze(0) : t; };
+  return c.grads([&] { return fix(op(conv_op(nd), g, w, IValue(), p.stride, p.pad, p.dil, p.groups)); },
+                 [&] { return conv_weight_grad(g, x, w.sizes(), p.stride, p.pad, p.dil, p.groups, nd); },
+                 [&] { return sum(g, batch_dims); });
+}
+
+// ---- pooling ----
+Tensors max_pool_rule(C c) {
+  const Dims& in = c.sizes(0);
+  Dims plane(in.begin(), in.end() - 2);
+  plane.push_back(in[in.size() - 2] * in.back());
+  Tensor g = c.g();
+  Tensor flat = op(O::scatter_add, zeros(plane, g.dtype(), g.device()), -1, c.out(1).flatten(-2), g.flatten(-2));
+  return {flat.reshape(in)};
+}
+
+// ---- normalisation: d/dx of (x - mean) * rstd over [dims], given d/dxhat ----
+Tensor normalize_grad(const Tensor& gxhat, const Tensor& xhat, const Tensor& rstd, const Dims& dims) {
+  return rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true));
+}
+
+Dims all_but_channel(int64_t ndim) {
+  Dims d{0};
+  for (int64_t i = 2; i < ndim; ++i) d.push_back(i);
+  return d;
+}
+
+Tensor per_channel(const Tensor& v, int64_t ndim) {
+  Dims shape(size_t(ndim), 1);
+  shape[1] = v.numel();
+  return v.reshape(shape);
+}
+
+Tensors layer_norm_rule(C c) {
+  Tensor x = c.in(0), g = c.g();
+  Dims dims;
+  for (size_t i = 0; i < c.a.ints(1).size(); ++i) dims.push_back(x.dim() - 1 - int64_t(i));
+  Tensor rstd = rsqrt(var(x, dims, 0, true) + c.a.f64(4));
+  Tensor xhat = (x - mean(x, dims, true)) * rstd;
+  return c.grads([&] { return normalize_grad(c.has(2) ? g * c.in(2) : g, xhat, rstd, dims); }, nullptr,
+                 [&] { return g * xhat; }, [&] { return g; });
+}
+
+Tensors batch_norm_rule(C c) {
+  Tensor x = c.in(0), g = c.g();
+  const Dims dims = all_but_channel(x.dim());
+  const bool batch_stats = c.a.boolean(5) || !c.has(1);
+  Tensor w = c.has(3) ? per_channel(c.in(3), x.dim()) : Tensor();
+  Tensor mu = batch_stats ? mean(x, dims, true) : per_channel(c.in(1), x.dim());
+  Tensor v = batch_stats ? var(x, dims, 0, true) : per_channel(c.in(2), x.dim());
+  Tensor rstd = rsqrt(v + c.a.f64(7)), xhat = (x - mu) * rstd;
+  Tensor gxhat = w.defined() ? g * w : g;
+  return c.grads([&] { return batch_stats ? normalize_grad(gxhat, xhat, rstd, dims) : gxhat * rstd; }, nullptr,
+                 nullptr, [&] { return sum(g * xhat, dims); }, [&] { return sum(g, dims); });
+}
+
+Tensors group_norm_rule(C c) {
+  Tensor x = c.in(0), g = c.g();
+  const int64_t N = x.size(0), G = c.a.i64(1);
+  Tensor xr = x.reshape({N, G, -1});
+  Tensor rstd = rsqrt(var(xr, Dims{2}, 0, true) + c.a.f64(4));
+  Tensor xhat_r = (xr - mean(xr, Dims{2}, true)) * rstd;
+  Tensor xhat = xhat_r.reshape(x.sizes());
+  Tensor gxhat = c.has(2) ? g * per_channel(c.in(2), x.dim()) : g;
+  const Dims dims = all_but_channel(x.dim());
+  return c.grads([&] { return normalize_grad(gxhat.reshape({N, G, -1}), xhat_r, rstd, {2}).reshape(x.sizes()); },
+                 nullptr, [&] { return sum(g * xhat, dims); }, [&] { return sum(g, dims); });
+}
+
+// ---- losses ----
+// The upstream gradient of an elementwise loss over [shape]: as is ('none'), expanded ('sum'), or
+// expanded and divided by the element count ('mean').
+Tensor loss_grad(C c, size_t red_arg, const Dims& shape) {
+  std::string r = c.a.str(red_arg);
+  if (r == "none") return c.g();
+  Tensor g = c.g().expand(shape);
+  return r == "mean" ? g / double(std::max<int64_t>(numel_of(shape), 1)) : g;
+}
+
+Dims pair_shape(C c) { return broadcast_shapes(c.sizes(0), c.sizes(1), "loss"); }
+Tensor weighted(C c, size_t i, const Tensor& t) { return c.has(i) ? t * c.in(i) : t; }
+
+Tensors nll_rule(C c) {
+  Tensor t = c.in(1);
+  const int64_t C_ = c.sizes(0).size() == 1 ? c.sizes(0)[0] : c.sizes(0)[1];
+  Tensor valid = ne(t, c.a.i64(3)), safe = where(valid, t, wrap_number(Scalar(int64_t(0))));
+  Tensor coef = valid.to(c.meta(0).dtype);
+  if (c.has(2)) coef = coef * index_select(c.in(2), 0, safe.reshape({-1})).reshape(t.sizes());
+  std::string red = c.a.str(4);
+  Tensor s = red == "none" ? c.g() * coef : red == "sum" ? coef * c.g() : coef * c.g() / sum(coef);
+  Tensor hot = one_hot(safe, C_);
+  if (hot.dim() > 1) {
+    Dims perm{0, hot.dim() - 1};
+    for (int64_t d = 1; d < hot.dim() - 1; ++d) perm.push_back(d);
+    return {neg(hot.permute(perm) * s.unsqueeze(1))};
+  }
+  return {neg(hot * s)};
+}
+
+Tensors bce_rule(C c) {
+  Tensor x = c.in(0), t = c.in(1), gr = loss_grad(c, 3, c.sizes(0));
+  return c.grads([&] { return weighted(c, 2, gr * (x - t) / clamp(x * rsub(1, x), 1e-12, std::nullopt)); },
+                 [&] {
+                   Tensor l1 = clamp(log(rsub(1, x)), -100.0, std::nullopt), l0 = clamp(log(x), -100.0, std::nullopt);
+                   return weighted(c, 2, gr * (l1 - l0));
+                 });
+}
+
+Tensors bce_logits_rule(C c) {
+  Tensor x = c.in(0), t = c.in(1), gr = loss_grad(c, 3, pair_shape(c));
+  Tensor sp_neg = op(O::softplus, neg(x)), sp = op(O::softplus, x);
+  const bool pw = c.has(4);
+  auto gx = [&] {
+    Tensor d = pw ? (c.in(4) * t + rsub(1, t)) * sigmoid(x) - c.in(4) * t : sigmoid(x) - t;
+    return weighted(c, 2, gr * d);
+  };
+  auto gt = [&] { return weighted(c, 2, gr * (pw ? c.in(4) * sp_neg - sp : neg(x))); };
+  return c.grads(gx, gt, nullptr, nullptr, [&] { return weighted(c, 2, gr * t * sp_neg); });
+}
+
+Tensors smooth_l1_rule(C c) {
+  Tensor d = c.in(0) - c.in(1), gr = loss_grad(c, 2, pair_shape(c));
+  double beta = c.a.f64(3);
+  Tensor s = beta == 0 ? sign(d) : where(lt(abs(d), beta), d / beta, sign(d));
+  return c.grads([&] { return gr * s; }, [&] { return neg(gr * s); });
+}
+
+// ---- linear algebra ----
+Tensors cdist_rule(C c) {
+  Tensor x1 = c.in(0), x2 = c.in(1), yk = c.out(0).unsqueeze(-1), gk = c.g().unsqueeze(-1);
+  Tensor diff = x1.unsqueeze(-2) - x2.unsqueeze(-3);
+  double p = c.a.f64(2);
+  Tensor t;
+  if (p == 0) t = zeros_like(diff);
+  else if (p == 1) t = sign(diff);
+  else if (p == 2) t = keep_where(ne(yk, 0), diff / yk);
+  else if (std::isinf(p)) t = sign(diff) * eq(abs(diff), yk);
+  else t = keep_where(ne(diff, 0) * ne(yk, 0), diff * op(O::pow, abs(diff), num(p - 2)) / op(O::pow, yk, num(p - 1)));
+  Tensor gt = gk * t;
+  return c.grads([&] { return sum(gt, Dims{-2}); }, [&] { return neg(sum(gt, Dims{-3})); });
+}
+
+Tensors cholesky_rule(C c) {
+  const bool upper = c.a.boolean(1);
+  Tensor L = upper ? mT(c.out(0)) : c.out(0), gL = upper ? mT(c.g()) : c.g();
+  const int64_t n = L.size(-1);
+  Tensor half_diag = op(O::tril, ones({n, n}, L.dtype(), L.device())) - eye(n, std::nullopt, L.dtype(), L.device()) * 0.5;
+  Tensor Linv = op(O::inverse, L);
+  Tensor phi = op(O::tril, matmul(mT(L), gL)) * half_diag;
+  Tensor gA = matmul(matmul(mT(Linv), phi), Linv);
+  return {(gA + mT(gA)) * 0.5};
+}
+
+// maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties.
+Tensors extremum(C c, bool max) {
+  Tensor a = c.in(0), b = c.in(1), g = c.g(), half = g * 0.5;
+  auto pick = [&](const Tensor& x, const Tensor& y) { return where(eq(x, y), half, keep_where(max ? gt(x, y) : lt(x, y), g)); };
+  return c.grads([&] { return pick(a, b); }, [&] { return pick(b, a); });
+}
+
+[[noreturn]] Tensors not_implemented(C c) {
+  throw Error("NotImplementedError", fmt::format("the derivative of '{}' is not implemented yet",
+                                                 c.a.op() == O::qr ? "qr" : "svd"));
+}
+
+using Table = std::array<Rule, size_t(op_count)>;
+
+void elementwise_rules(Table& t) {
+  t[size_t(O::add)] = {0, [](C c) { return c.grads([&] { return c.g(); }, [&] { return scaled(c.g(), sc(c, 2)); }); }};
+  t[size_t(O::sub)] = {0, [](C c) { return c.grads([&] { return c.g(); }, [&] { return scaled(c.g(), -sc(c, 2)); }); }};
+  t[size_t(O::mul)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return c.g() * c.in(1); }, [&] { return c.g() * c.in(0); }); }};
+  t[size_t(O::div)] = {in_(0) | in_(1), [](C c) {
+    if (!c.a.is_none(2)) return c.grads([&] { return zeros_like(c.g()); }, [&] { return zeros_like(c.g()); });
+    Tensor b = c.in(1);
+    return c.grads([&] { return c.g() / b; }, [&] { return neg(c.g() * c.in(0) / (b * b)); }); }};
+  t[size_t(O::pow)] = {in_(0) | in_(1) | out_(0), [](C c) {
+    Tensor a = c.in(0), e = c.in(1), g = c.g();
+    return c.grads([&] { return where(eq(e, 0), num(0), g * e * pow(a, e - 1.0)); },
+                   [&] { return where(land(eq(a, 0), ge(e, 0)), num(0), g * c.out(0) * log(a)); }); }};
+  t[size_t(O::maximum)] = {in_(0) | in_(1), [](C c) { return extremum(c, true); }};
+  t[size_t(O::minimum)] = {in_(0) | in_(1), [](C c) { return extremum(c, false); }};
+  t[size_t(O::neg)] = {0, [](C c) { return Tensors{neg(c.g())}; }};
+  t[size_t(O::abs)] = {in_(0), [](C c) { return Tensors{c.g() * sign(c.in(0))}; }};
+  t[size_t(O::square)] = {in_(0), [](C c) { return Tensors{c.g() * c.in(0) * 2.0}; }};
+  t[size_t(O::sqrt)] = {out_(0), [](C c) { return Tensors{c.g() / (c.out(0) * 2.0)}; }};
+  t[size_t(O::rsqrt)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * y * y * y * -0.5}; }};
+  t[size_t(O::exp)] = {out_(0), [](C c) { return Tensors{c.g() * c.out(0)}; }};
+  t[size_t(O::log)] = {in_(0), [](C c) { return Tensors{c.g() / c.in(0)}; }};
+  t[size_t(O::log2)] = {in_(0), [](C c) { return Tensors{c.g() / (c.in(0) * std::log(2.0))}; }};
+  t[size_t(O::log1p)] = {in_(0), [](C c) { return Tensors{c.g() / (c.in(0) + 1.0)}; }};
+  t[size_t(O::expm1)] = {out_(0), [](C c) { return Tensors{c.g() * (c.out(0) + 1.0)}; }};
+  t[size_t(O::sin)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::cos, c.in(0))}; }};
+  t[size_t(O::cos)] = {in_(0), [](C c) { return Tensors{neg(c.g() * op(O::sin, c.in(0)))}; }};
+  t[size_t(O::tanh)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * rsub(1, y * y)}; }};
+  t[size_t(O::sigmoid)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * y * rsub(1, y)}; }};
+  t[size_t(O::relu)] = {out_(0), [](C c) { return Tensors{keep_where(gt(c.out(0), 0), c.g())}; }};
+  t[size_t(O::gelu)] = {in_(0), [](C c) {
+    Tensor x = c.in(0);
+    if (c.a.str(1) == "tanh") {
+      const double k = std::sqrt(2.0 / M_PI), a = 0.044715;
+      Tensor th = tanh((x + x * x * x * a) * k);
+      Tensor d = (th + 1.0) * 0.5 + x * 0.5 * rsub(1, th * th) * (x * x * (3 * a) + 1.0) * k;
+      return Tensors{c.g() * d};
+    }
+    Tensor cdf = (op(O::erf, x * M_SQRT1_2) + 1.0) * 0.5, pdf = exp(x * x * -0.5) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
+    return Tensors{c.g() * (cdf + x * pdf)}; }};
+  t[size_t(O::silu)] = {in_(0), [](C c) {
+    Tensor x = c.in(0), s = sigmoid(x);
+    return Tensors{c.g() * s * (x * rsub(1, s) + 1.0)}; }};
+  t[size_t(O::leaky_relu)] = {in_(0), [](C c) {
+    return Tensors{where(gt(c.in(0), 0), c.g(), c.g() * sc(c, 1))}; }};
+  t[size_t(O::softplus)] = {in_(0), [](C c) {
+    Tensor bx = c.in(0) * sc(c, 1);
+    return Tensors{where(gt(bx, sc(c, 2)), c.g(), c.g() * sigmoid(bx))}; }};
+  t[size_t(O::prelu)] = {in_(0) | in_(1), [](C c) {
+    Tensor x = c.in(0), w = c.in(1), g = c.g(), pos = gt(x, 0);
+    const bool shared = w.numel() == 1 || x.dim() < 2;
+    Tensor wb = shared ? w.reshape({}) : per_channel(w, x.dim());
+    return c.grads([&] { return where(pos, g, g * wb); }, [&] {
+      Tensor gw = where(pos, num(0), g * x);
+      return (shared ? sum(gw) : sum(gw, all_but_channel(x.dim()))).reshape(w.sizes()); }); }};
+  t[size_t(O::erf)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * exp(neg(x * x)) * M_2_SQRTPI}; }};
+  t[size_t(O::reciprocal)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{neg(c.g() * y * y)}; }};
+  t[size_t(O::nan_to_num)] = {in_(0), [](C c) { return Tensors{keep_where(isfinite(c.in(0)), c.g())}; }};
+  t[size_t(O::clamp)] = {in_(0), [](C c) {
+    Tensor x = c.in(0), g = c.g();
+    if (!c.a.is_none(1)) g = keep_where(ge(x, c.a.scalar(1)), g);
+    if (!c.a.is_none(2)) g = keep_where(le(x, c.a.scalar(2)), g);
+    return Tensors{g}; }};
+  t[size_t(O::where)] = {in_(0), [](C c) {
+    Tensor cond = c.in(0);
+    return c.grads(nullptr, [&] { return keep_where(cond, c.g()); }, [&] { return where(cond, num(0), c.g()); }); }};
+  t[size_t(O::masked_fill)] = {in_(1), [](C c) { return Tensors{where(c.in(1), num(0), c.g())}; }};
+  t[size_t(O::addcmul)] = {in_(1) | in_(2), [](C c) {
+    double v = sc(c, 3);
+    return c.grads([&] { return c.g(); }, [&] { return scaled(c.g() * c.in(2), v); },
+                   [&] { return scaled(c.g() * c.in(1), v); }); }};
+  t[size_t(O::addcdiv)] = {in_(1) | in_(2), [](C c) {
+    double v = sc(c, 3);
+    Tensor t2 = c.in(2);
+    return c.grads([&] { return c.g(); }, [&] { return scaled(c.g() / t2, v); },
+                   [&] { return scaled(neg(c.g() * c.in(1) / (t2 * t2)), v); }); }};
+  t[size_t(O::lerp)] = {in_(0) | in_(1) | in_(2), [](C c) {
+    Tensor w = c.in(2);
+    return c.grads([&] { return c.g() * rsub(1, w); }, [&] { return c.g() * w; },
+                   [&] { return c.g() * (c.in(1) - c.in(0)); }); }};
+}
+
+void reduction_rules(Table& t) {
+  t[size_t(O::sum)] = {0, [](C c) { return Tensors{expand_back(c.g(), c.sizes(0), c.a.opt_ints(1))}; }};
+  t[size_t(O::mean)] = {0, [](C c) {
+    std::optional<Dims> d = c.a.opt_ints(1);
+    return Tensors{expand_back(c.g(), c.sizes(0), d) / reduced_count(c.sizes(0), d)}; }};
+  t[size_t(O::prod)] = {in_(0) | out_(0), prod_rule};
+  t[size_t(O::max)] = {in_(0) | out_(0), [](C c) { return Tensors{even_share(c.g(), c.in(0), c.out(0), std::nullopt)}; }};
+  t[size_t(O::min)] = t[size_t(O::max)];
+  t[size_t(O::amax)] = {in_(0) | out_(0), [](C c) {
+    return Tensors{even_share(c.g(), c.in(0), c.out(0), dims_opt(c.a.ints(1)))}; }};
+  t[size_t(O::amin)] = t[size_t(O::amax)];
+  t[size_t(O::max_dim)] = {out_(1), [](C c) {
+    std::optional<Dims> d = Dims{c.a.i64(1)};
+    Tensor idx = unreduce(c.out(1), c.sizes(0), d), g = unreduce(c.g(), c.sizes(0), d);
+    return Tensors{op(O::scatter_add, zeros_of(c, 0).to(g.dtype()), c.a.i64(1), idx, g)}; }};
+  t[size_t(O::min_dim)] = t[size_t(O::max_dim)];
+  t[size_t(O::var)] = {in_(0), [](C c) {
+    Tensor x = c.in(0);
+    return Tensors{var_grad(c, x, unreduce(c.g(), x.sizes(), c.a.opt_ints(1)))}; }};
+  t[size_t(O::std)] = {in_(0) | out_(0), [](C c) {
+    Tensor x = c.in(0);
+    std::optional<Dims> d = c.a.opt_ints(1);
+    Tensor yk = unreduce(c.out(0), x.sizes(), d), gk = unreduce(c.g(), x.sizes(), d);
+    return Tensors{var_grad(c, x, keep_where(ne(yk, 0), gk / (yk * 2.0)))}; }};
+  t[size_t(O::norm)] = {in_(0) | out_(0), norm_rule};
+  t[size_t(O::logsumexp)] = {in_(0) | out_(0), [](C c) {
+    Tensor x = c.in(0);
+    std::optional<Dims> d = dims_opt(c.a.ints(1));
+    return Tensors{unreduce(c.g(), x.sizes(), d) * exp(x - unreduce(c.out(0), x.sizes(), d))}; }};
+  t[size_t(O::cumsum)] = {0, [](C c) {
+    Tensor g = c.g();
+    int64_t d = c.a.i64(1);
+    return Tensors{sum(g, Dims{d}, true) - op(O::cumsum, g, d) + g}; }};
+}
+
+void shape_rules(Table& t) {
+  Rule same_shape{0, [](C c) { return Tensors{c.g().reshape(c.sizes(0))}; }};
+  for (O id : {O::view, O::reshape, O::flatten, O::squeeze, O::contiguous, O::clone}) t[size_t(id)] = same_shape;
+  t[size_t(O::transpose)] = {0, [](C c) { return Tensors{c.g().transpose(c.a.i64(1), c.a.i64(2))}; }};
+  t[size_t(O::t)] = {0, [](C c) { return Tensors{c.g().t()}; }};
+  t[size_t(O::permute)] = {0, permute_rule};
+  t[size_t(O::slice)] = {0, [](C c) {
+    return Tensors{op(O::slice_backward, c.g(), c.sizes(0), c.a.i64(1), c.a.opt_i64(2), c.a.opt_i64(3), c.a.i64(4))}; }};
+  t[size_t(O::select)] = {0, [](C c) {
+    return Tensors{op(O::select_backward, c.g(), c.sizes(0), c.a.i64(1), c.a.i64(2))}; }};
+  t[size_t(O::narrow)] = {0, [](C c) {
+    int64_t d = wrap_dim(c.a.i64(1), int64_t(c.sizes(0).size())), s = c.a.i64(2);
+    if (s < 0) s += c.sizes(0)[size_t(d)];
+    return Tensors{op(O::slice_backward, c.g(), c.sizes(0), d, s, s + c.a.i64(3), 1)}; }};
+  t[size_t(O::expand)] = {0, [](C c) { return Tensors{sum_to(c.g(), c.sizes(0))}; }};
+  t[size_t(O::unsqueeze)] = {0, [](C c) { return Tensors{c.g().squeeze(c.a.i64(1))}; }};
+  t[size_t(O::to)] = {0, [](C c) { return Tensors{op(O::to, c.g(), c.meta(0).dtype, c.meta(0).device)}; }};
+  t[size_t(O::copy_)] = {0, [](C c) { return c.grads([&] { return zeros_like(c.g()); }, [&] { return c.g(); }); }};
+  t[size_t(O::zero_)] = {0, [](C c) { return Tensors{zeros_like(c.g())}; }};
+  t[size_t(O::fill_)] = t[size_t(O::zero_)];
+  t[size_t(O::cat)] = {0, cat_rule};
+  t[size_t(O::stack)] = {0, stack_rule};
+  t[size_t(O::split)] = {0, unsplit_rule};
+  t[size_t(O::chunk)] = {0, unsplit_rule};
+  t[size_t(O::index_select)] = {in_(2), [](C c) {
+    return Tensors{op(O::index_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g())}; }};
+  t[size_t(O::gather)] = {in_(2), [](C c) {
+    return Tensors{op(O::scatter_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g())}; }};
+  t[size_t(O::index_copy)] = {in_(2), [](C c) {
+    int64_t d = c.a.i64(1);
+    return c.grads([&] { return op(O::index_copy, c.g(), d, c.in(2), zeros_of(c, 3)); }, nullptr, nullptr,
+                   [&] { return index_select(c.g(), d, c.in(2)); }); }};
+  t[size_t(O::tril)] = {0, [](C c) { return Tensors{op(O::tril, c.g(), c.a.i64(1))}; }};
+  t[size_t(O::triu)] = {0, [](C c) { return Tensors{op(O::triu, c.g(), c.a.i64(1))}; }};
+  t[size_t(O::embedding)] = {in_(0), [](C c) {
+    Tensor idx = c.in(0).reshape({-1}), g = rows(c.g(), c.sizes(1)[1]);
+    if (!c.a.is_none(2)) g = where(eq(idx, c.a.i64(2)).unsqueeze(1), num(0), g);
+    return c.grads(nullptr, [&] { return op(O::index_add, zeros_of(c, 1), 0, idx, g); }); }};
+  t[size_t(O::index_add)] = {in_(2), [](C c) {
+    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return index_select(c.g(), c.a.i64(1), c.in(2)); }); }};
+  t[size_t(O::scatter_add)] = {in_(2), [](C c) {
+    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return op(O::gather, c.g(), c.a.i64(1), c.in(2)); }); }};
+  t[size_t(O::slice_backward)] = {0, [](C c) {
+    return Tensors{c.g().slice(c.a.i64(2), c.a.opt_i64(3), c.a.opt_i64(4), c.a.i64(5))}; }};
+  t[size_t(O::select_backward)] = {0, [](C c) { return Tensors{c.g().select(c.a.i64(2), c.a.i64(3))}; }};
+}
+
+void nn_rules(Table& t) {
+  t[size_t(O::matmul)] = {in_(0) | in_(1), matmul_rule};
+  t[size_t(O::mm)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return mm(c.g(), c.in(1).t()); }, [&] { return mm(c.in(0).t(), c.g()); }); }};
+  t[size_t(O::bmm)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return bmm(c.g(), mT(c.in(1))); }, [&] { return bmm(mT(c.in(0)), c.g()); }); }};
+  t[size_t(O::addmm)] = {in_(1) | in_(2), [](C c) {
+    return addprod(c, [&] { return mm(c.g(), c.in(2).t()); }, [&] { return mm(c.in(1).t(), c.g()); }); }};
+  t[size_t(O::addbmm)] = {in_(1) | in_(2), [](C c) {
+    return addprod(c, [&] { return matmul(c.g(), mT(c.in(2))); }, [&] { return matmul(mT(c.in(1)), c.g()); }); }};
+  t[size_t(O::baddbmm)] = {in_(1) | in_(2), [](C c) {
+    return addprod(c, [&] { return bmm(c.g(), mT(c.in(2))); }, [&] { return bmm(mT(c.in(1)), c.g()); }); }};
+  t[size_t(O::addmv)] = {in_(1) | in_(2), [](C c) {
+    return addprod(c, [&] { return op(O::outer, c.g(), c.in(2)); }, [&] { return op(O::mv, c.in(1).t(), c.g()); }); }};
+  t[size_t(O::addr)] = {in_(1) | in_(2), [](C c) {
+    return addprod(c, [&] { return op(O::mv, c.g(), c.in(2)); }, [&] { return op(O::mv, c.g().t(), c.in(1)); }); }};
+  t[size_t(O::dot)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return c.g() * c.in(1); }, [&] { return c.g() * c.in(0); }); }};
+  t[size_t(O::mv)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return op(O::outer, c.g(), c.in(1)); }, [&] { return op(O::mv, c.in(0).t(), c.g()); }); }};
+  t[size_t(O::outer)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
+  t[size_t(O::linear)] = {in_(0) | in_(1), linear_rule};
+  for (O id : {O::conv1d, O::conv2d, O::conv3d}) t[size_t(id)] = {in_(0) | in_(1), conv_rule};
+  for (O id : {O::conv_transpose1d, O::conv_transpose2d, O::conv_transpose3d})
+    t[size_t(id)] = {in_(0) | in_(1), conv_transpose_rule};
+  t[size_t(O::max_pool2d)] = {0, nullptr, decompose_max_pool2d};
+  t[size_t(O::max_pool2d_with_indices)] = {out_(1), max_pool_rule};
+  t[size_t(O::avg_pool2d)] = {0, [](C c) {
+    return Tensors{op(O::avg_pool2d_backward, c.g(), c.sizes(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2),
+                      c.a.boolean(4), c.a.boolean(5), c.a.opt_i64(6))}; }};
+  t[size_t(O::avg_pool2d_backward)] = {0, [](C c) {
+    return Tensors{op(O::avg_pool2d, c.g(), c.a.ints(2, 2), c.a.ints(3), c.a.ints(4, 2), c.a.boolean(5),
+                      c.a.boolean(6), c.a.opt_i64(7))}; }};
+  t[size_t(O::adaptive_avg_pool2d)] = {0, [](C c) {
+    return Tensors{op(O::adaptive_avg_pool2d_backward, c.g(), c.sizes(0))}; }};
+  t[size_t(O::adaptive_avg_pool2d_backward)] = {0, [](C c) {
+    const Dims& out = c.meta(0).sizes;
+    return Tensors{op(O::adaptive_avg_pool2d, c.g(), Dims{out[out.size() - 2], out.back()})}; }};
+  t[size_t(O::layer_norm)] = {in_(0) | in_(2), layer_norm_rule};
+  t[size_t(O::batch_norm)] = {in_(0) | in_(1) | in_(2) | in_(3), batch_norm_rule};
+  t[size_t(O::group_norm)] = {in_(0) | in_(2), group_norm_rule};
+  t[size_t(O::softmax)] = {out_(0), [](C c) {
+    Tensor y = c.out(0), g = c.g();
+    return Tensors{y * (g - sum(g * y, Dims{c.a.i64(1)}, true))}; }};
+  t[size_t(O::log_softmax)] = {out_(0), [](C c) {
+    Tensor g = c.g();
+    return Tensors{g - exp(c.out(0)) * sum(g, Dims{c.a.i64(1)}, true)}; }};
+  t[size_t(O::dropout)] = {0, nullptr, decompose_dropout};
+  t[size_t(O::native_dropout)] = {out_(1), [](C c) {
+    double p = c.a.f64(1), scale = !c.a.boolean(2) ? 1.0 : p >= 1 ? 0.0 : 1.0 / (1.0 - p);
+    return Tensors{c.g() * c.out(1) * scale}; }};
+}
+
+void loss_rules(Table& t) {
+  t[size_t(O::cross_entropy)] = {0, nullptr, decompose_cross_entropy};
+  t[size_t(O::nll_loss)] = {in_(1) | in_(2), nll_rule};
+  t[size_t(O::mse_loss)] = {in_(0) | in_(1), [](C c) {
+    Tensor d = (c.in(0) - c.in(1)) * loss_grad(c, 2, pair_shape(c)) * 2.0;
+    return c.grads([&] { return d; }, [&] { return neg(d); }); }};
+  t[size_t(O::l1_loss)] = {in_(0) | in_(1), [](C c) {
+    Tensor d = sign(c.in(0) - c.in(1)) * loss_grad(c, 2, pair_shape(c));
+    return c.grads([&] { return d; }, [&] { return neg(d); }); }};
+  t[size_t(O::smooth_l1_loss)] = {in_(0) | in_(1), smooth_l1_rule};
+  t[size_t(O::binary_cross_entropy)] = {in_(0) | in_(1) | in_(2), bce_rule};
+  t[size_t(O::binary_cross_entropy_with_logits)] = {in_(0) | in_(1) | in_(2) | in_(4), bce_logits_rule};
+  t[size_t(O::cosine_embedding_loss)] = {0, nullptr, decompose_cosine_embedding_loss};
+  t[size_t(O::cosine_similarity)] = {0, nullptr, decompose_cosine_similarity};
+}
+
+void linalg_rules(Table& t) {
+  t[size_t(O::cdist)] = {in_(0) | in_(1) | out_(0), cdist_rule};
+  t[size_t(O::trace)] = {0, [](C c) {
+    const TensorMeta& m = c.meta(0);
+    return Tensors{c.g() * eye(m.sizes[0], m.sizes[1], m.dtype, m.device)}; }};
+  t[size_t(O::cholesky)] = {out_(0), cholesky_rule};
+  t[size_t(O::inverse)] = {out_(0), [](C c) {
+    Tensor yt = mT(c.out(0));
+    return Tensors{neg(matmul(yt, matmul(c.g(), yt)))}; }};
+  t[size_t(O::qr)] = {0, not_implemented};
+  t[size_t(O::svd)] = {0, not_implemented};
+}
+
+const Table& table() {
+  static const Table t = [] {
+    Table r{};
+    elementwise_rules(r);
+    reduction_rules(r);
+    shape_rules(r);
+    nn_rules(r);
+    loss_rules(r);
+    linalg_rules(r);
+    return r;
+  }();
+  return t;
+}
+
+}  // namespace
+
+const Rule* rule_for(OpId op) {
+  if (!op_has(op, opflag::diff)) return nullptr;
+  if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_) {
+    std::string_view id = op_id_name(op);
+    if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
+  }
+  const Rule& r = table()[size_t(op)];
+  return r.backward || r.decompose ? &r : nullptr;
+}
+
+}  // namespace amps::rt::autograd

@@ -1,0 +1,456 @@
+// Gradients of every differentiable op of ops.def vs central finite differences (float64 where the CPU
+// backend has a float64 kernel, else float32 with wider steps), and second derivatives for the ops a
+// gradient penalty differentiates twice. To add an op: add a sample to samples() below.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <set>
+
+#include "autograd_test_util.hpp"
+#include "runtime/autograd/rules.hpp"
+#include "runtime/backend/backend.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/schema.hpp"
+
+namespace amps::rt {
+namespace {
+
+using O = OpId;
+using test::Rand;
+
+// One way to call an op: its arguments (float64; converted when the op has no float64 kernel), the
+// argument positions not to differentiate, and optionally a custom forward around the op.
+struct Sample {
+  std::string name;
+  O op;
+  std::function<Args(Rand&)> args;
+  std::set<size_t> fixed = {};
+  std::function<Tensors(Args&)> fn = nullptr;
+};
+
+std::ostream& operator<<(std::ostream& os, const Sample& s) { return os << s.name; }
+
+Tensor spd_input(Rand& r) { return r.uniform({3, 3}); }
+
+std::vector<Sample> samples() {
+  const IValue none;
+  auto T = [](Rand& r, Dims s) { return r.uniform(s); };
+  auto P = [](Rand& r, Dims s) { return r.uniform(s, 0.5, 1.5); };
+  std::vector<Sample> v = {
+      {"add", O::add, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3}), 2.0}; }},
+      {"sub", O::sub, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {2, 1}), 0.5}; }},
+      {"mul", O::mul, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
+      {"mul_scalar", O::mul, [=](Rand& r) { return Args{T(r, {2, 3}), 1.5}; }},
+      {"div", O::div, [=](Rand& r) { return Args{T(r, {2, 3}), P(r, {3})}; }},
+      {"pow", O::pow, [=](Rand& r) { return Args{P(r, {2, 3}), T(r, {3})}; }},
+      {"pow_scalar", O::pow, [=](Rand& r) { return Args{T(r, {2, 3}), 3.0}; }},
+      {"maximum", O::maximum, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
+      {"minimum", O::minimum, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
+      {"neg", O::neg, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"abs", O::abs, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"square", O::square, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"sqrt", O::sqrt, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"rsqrt", O::rsqrt, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"exp", O::exp, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"log", O::log, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"log2", O::log2, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"log1p", O::log1p, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"expm1", O::expm1, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"sin", O::sin, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"cos", O::cos, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"tanh", O::tanh, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"sigmoid", O::sigmoid, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"relu", O::relu, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"gelu", O::gelu, [=](Rand& r) { return Args{T(r, {2, 3}), "none"}; }},
+      {"gelu_tanh", O::gelu, [=](Rand& r) { return Args{T(r, {2, 3}), "tanh"}; }},
+      {"silu", O::silu, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"leaky_relu", O::leaky_relu, [=](Rand& r) { return Args{T(r, {2, 3}), 0.2}; }},
+      {"softplus", O::softplus, [=](Rand& r) { return Args{T(r, {2, 3}), 2.0, 1.0}; }},
+      {"prelu", O::prelu, [=](Rand& r) { return Args{T(r, {2, 3, 2}), T(r, {3})}; }},
+      {"erf", O::erf, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"reciprocal", O::reciprocal, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"nan_to_num", O::nan_to_num, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"clamp", O::clamp, [=](Rand& r) { return Args{T(r, {2, 3}), -0.5, 0.5}; }},
+      {"where", O::where, [=](Rand& r) { return Args{r.bools({2, 3}), T(r, {2, 3}), T(r, {3})}; }},
+      {"masked_fill", O::masked_fill, [=](Rand& r) { return Args{T(r, {2, 3}), r.bools({3}), 0.5}; }},
+      {"addcmul", O::addcmul, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3}), T(r, {2, 3}), 0.5}; }},
+      {"addcdiv", O::addcdiv, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3}), P(r, {2, 3}), 0.5}; }},
+      {"lerp", O::lerp, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3}), T(r, {2, 3})}; }},
+      {"sum", O::sum, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{1, 2}, false}; }},
+      {"sum_all", O::sum, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"mean", O::mean, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{0}, true}; }},
+      {"prod", O::prod, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), false}; }},
+      {"prod_with_zero", O::prod, [=](Rand& r) {
+         Tensor x = T(r, {2, 3});
+         x.data<double>()[1] = 0;
+         return Args{x};
+       }},
+      {"max", O::max, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
+      {"min", O::min, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
+      {"max_dim", O::max_dim, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), false}; }},
+      {"min_dim", O::min_dim, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(0), true}; }},
+      {"amax", O::amax, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{1}, true}; }},
+      {"amin", O::amin, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{0}, false}; }},
+      {"var", O::var, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{1}, none, false}; }},
+      {"std", O::std, [=](Rand& r) { return Args{T(r, {3, 4}), none, 0, true}; }},
+      {"norm", O::norm, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0, Dims{1}, false}; }},
+      {"norm_p3", O::norm, [=](Rand& r) { return Args{T(r, {3, 4}), 3.0}; }},
+      {"norm_p1", O::norm, [=](Rand& r) { return Args{T(r, {3, 4}), 1.0, Dims{0}, true}; }},
+      {"logsumexp", O::logsumexp, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{1}, false}; }},
+      {"cumsum", O::cumsum, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
+      {"view", O::view, [=](Rand& r) { return Args{T(r, {2, 6}), Dims{3, 4}}; }},
+      {"reshape", O::reshape, [=](Rand& r) { return Args{T(r, {2, 6}), Dims{4, -1}}; }},
+      {"transpose", O::transpose, [=](Rand& r) { return Args{T(r, {2, 3, 4}), int64_t(0), int64_t(2)}; }},
+      {"t", O::t, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"permute", O::permute, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{2, 0, 1}}; }},
+      {"slice", O::slice, [=](Rand& r) { return Args{T(r, {5, 4}), int64_t(0), int64_t(1), int64_t(5), int64_t(2)}; }},
+      {"select", O::select, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), int64_t(-2)}; }},
+      {"expand", O::expand, [=](Rand& r) { return Args{T(r, {3, 1}), Dims{2, 3, 4}}; }},
+      {"unsqueeze", O::unsqueeze, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
+      {"squeeze", O::squeeze, [=](Rand& r) { return Args{T(r, {3, 1, 4})}; }},
+      {"narrow", O::narrow, [=](Rand& r) { return Args{T(r, {5, 4}), int64_t(0), int64_t(-4), int64_t(3)}; }},
+      {"flatten", O::flatten, [=](Rand& r) { return Args{T(r, {2, 3, 4}), int64_t(1), int64_t(2)}; }},
+      {"contiguous", O::contiguous, [=](Rand& r) { return Args{T(r, {4, 3}).t()}; }},
+      {"clone", O::clone, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
+      {"to", O::to, [=](Rand& r) { return Args{T(r, {3, 4}), DType::float64, none, false, true}; }},
+      {"copy_", O::copy_, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {4})}; }},
+      {"cat", O::cat, [=](Rand& r) { return Args{Tensors{T(r, {2, 3}), T(r, {3, 3})}, int64_t(0)}; }},
+      {"stack", O::stack, [=](Rand& r) { return Args{Tensors{T(r, {2, 3}), T(r, {2, 3})}, int64_t(-1)}; }},
+      {"split", O::split, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(2), int64_t(0)}; }},
+      {"chunk", O::chunk, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(2), int64_t(1)}; }},
+      {"index_select", O::index_select, [=](Rand& r) { return Args{T(r, {4, 3}), int64_t(0), r.ints({6}, 4)}; }},
+      {"gather", O::gather, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), r.ints({3, 5}, 4)}; }},
+      {"index_copy", O::index_copy, [=](Rand& r) {
+         return Args{T(r, {5, 3}), int64_t(0), Tensor::from_doubles({3, 0}, {2}, DType::int64), T(r, {2, 3})};
+       }},
+      {"tril", O::tril, [=](Rand& r) { return Args{T(r, {4, 4}), int64_t(0)}; }},
+      {"triu", O::triu, [=](Rand& r) { return Args{T(r, {4, 4}), int64_t(1)}; }},
+      {"embedding", O::embedding, [=](Rand& r) { return Args{r.ints({2, 3}, 5), T(r, {5, 4})}; }},
+      {"embedding_padding", O::embedding, [=](Rand& r) { return Args{r.ints({4, 3}, 3), T(r, {4, 2}), int64_t(3)}; }},
+      {"zero_", O::zero_, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
+      {"fill_", O::fill_, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0}; }},
+      {"dropout", O::dropout, [=](Rand& r) { return Args{T(r, {4, 5}), 0.3, true}; }},
+      {"native_dropout", O::native_dropout, [=](Rand& r) { return Args{T(r, {4, 5}), 0.3, true}; }},
+      {"matmul", O::matmul, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {4, 5})}; }},
+      {"matmul_vv", O::matmul, [=](Rand& r) { return Args{T(r, {4}), T(r, {4})}; }},
+      {"matmul_mv", O::matmul, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {4})}; }},
+      {"matmul_vm", O::matmul, [=](Rand& r) { return Args{T(r, {3}), T(r, {2, 3, 4})}; }},
+      {"mm", O::mm, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3, 4})}; }},
+      {"bmm", O::bmm, [=](Rand& r) { return Args{T(r, {2, 2, 3}), T(r, {2, 3, 4})}; }},
+      {"addmm", O::addmm, [=](Rand& r) { return Args{T(r, {2, 4}), T(r, {2, 3}), T(r, {3, 4}), 0.5, 2.0}; }},
+      {"addmm_broadcast", O::addmm, [=](Rand& r) { return Args{T(r, {4}), T(r, {2, 3}), T(r, {3, 4}), 1.0, 1.0}; }},
+      {"addbmm", O::addbmm, [=](Rand& r) { return Args{T(r, {2, 4}), T(r, {3, 2, 3}), T(r, {3, 3, 4}), 0.5, 2.0}; }},
+      {"baddbmm", O::baddbmm, [=](Rand& r) { return Args{T(r, {3, 2, 4}), T(r, {3, 2, 3}), T(r, {3, 3, 4}), 0.5, 2.0}; }},
+      {"addmv", O::addmv, [=](Rand& r) { return Args{T(r, {2}), T(r, {2, 3}), T(r, {3}), 0.5, 2.0}; }},
+      {"addr", O::addr, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {2}), T(r, {3}), 0.5, 2.0}; }},
+      {"dot", O::dot, [=](Rand& r) { return Args{T(r, {4}), T(r, {4})}; }},
+      {"mv", O::mv, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
+      {"outer", O::outer, [=](Rand& r) { return Args{T(r, {2}), T(r, {3})}; }},
+      {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
+      {"conv1d", O::conv1d, [=](Rand& r) {
+         return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};
+       }},
+      {"conv2d", O::conv2d, [=](Rand& r) {
+         return Args{T(r, {2, 2, 6, 5}), T(r, {3, 2, 3, 2}), T(r, {3}), Dims{1, 2}, Dims{1, 0}, Dims{2, 1}, int64_t(1)};
+       }},
+      {"conv3d", O::conv3d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 4, 3, 4}), T(r, {2, 2, 2, 2, 2}), none, Dims{1}, Dims{1}, Dims{1}, int64_t(1)};
+       }},
+      {"conv_transpose1d", O::conv_transpose1d, [=](Rand& r) {
+         return Args{T(r, {2, 4, 5}), T(r, {4, 3, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2), Dims{1}};
+       }},
+      {"conv_transpose2d", O::conv_transpose2d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 3, 4}), T(r, {2, 3, 2, 3}), T(r, {3}), Dims{2, 1}, Dims{0, 1}, Dims{1, 0}, int64_t(1),
+                     Dims{1, 2}};
+       }},
+      {"conv_transpose3d", O::conv_transpose3d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 2, 3, 2}), T(r, {2, 2, 2, 2, 2}), none, Dims{1}, Dims{0}, Dims{0}, int64_t(1), Dims{1}};
+       }},
+      {"max_pool2d", O::max_pool2d, [=](Rand& r) { return Args{T(r, {1, 2, 5, 5}), Dims{2, 2}, Dims{}, Dims{0}}; }},
+      {"max_pool2d_with_indices", O::max_pool2d_with_indices, [=](Rand& r) {
+         return Args{T(r, {2, 5, 6}), Dims{3, 2}, Dims{2, 2}, Dims{1, 0}, Dims{1}, true};
+       }},
+      {"avg_pool2d", O::avg_pool2d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 5, 5}), Dims{3, 3}, Dims{2, 2}, Dims{1, 1}, true, false};
+       }},
+      {"adaptive_avg_pool2d", O::adaptive_avg_pool2d, [=](Rand& r) { return Args{T(r, {1, 2, 5, 7}), Dims{3, 4}}; }},
+      {"layer_norm", O::layer_norm, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{4}, T(r, {4}), T(r, {4}), 1e-5}; }},
+      {"layer_norm_2d", O::layer_norm, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{3, 4}}; }},
+      {"batch_norm", O::batch_norm, [=](Rand& r) {
+         return Args{T(r, {4, 3, 2}), none, none, T(r, {3}), T(r, {3}), true, 0.1, 1e-5};
+       }},
+      {"batch_norm_eval", O::batch_norm, [=](Rand& r) {
+         return Args{T(r, {4, 3}), T(r, {3}), P(r, {3}), T(r, {3}), T(r, {3}), false, 0.1, 1e-5};
+       }, {1, 2}},
+      {"group_norm", O::group_norm, [=](Rand& r) { return Args{T(r, {2, 4, 3}), int64_t(2), T(r, {4}), T(r, {4}), 1e-5}; }},
+      {"softmax", O::softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
+      {"log_softmax", O::log_softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(0)}; }},
+      {"cross_entropy", O::cross_entropy, [=](Rand& r) {
+         return Args{T(r, {4, 5}), r.ints({4}, 5), P(r, {5}), int64_t(2), "mean", 0.1};
+       }, {2}},
+      {"cross_entropy_probs", O::cross_entropy, [=](Rand& r) {
+         return Args{T(r, {3, 4, 2}), softmax(T(r, {3, 4, 2}), 1), none, int64_t(-100), "sum", 0.2};
+       }},
+      {"nll_loss", O::nll_loss, [=](Rand& r) { return Args{T(r, {4, 5}), r.ints({4}, 5), P(r, {5}), int64_t(1), "mean"}; },
+       {2}},
+      {"nll_loss_2d", O::nll_loss, [=](Rand& r) { return Args{T(r, {2, 3, 2}), r.ints({2, 2}, 3), none, int64_t(-100), "none"}; }},
+      {"mse_loss", O::mse_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean"}; }},
+      {"l1_loss", O::l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "sum"}; }},
+      {"smooth_l1_loss", O::smooth_l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean", 0.5}; }},
+      {"binary_cross_entropy", O::binary_cross_entropy, [=](Rand& r) {
+         return Args{r.uniform({3, 4}, 0.1, 0.9), r.uniform({3, 4}, 0, 1), P(r, {3, 4}), "mean"};
+       }, {2}},
+      {"binary_cross_entropy_with_logits", O::binary_cross_entropy_with_logits, [=](Rand& r) {
+         return Args{T(r, {3, 4}), r.uniform({3, 4}, 0, 1), P(r, {3, 4}), "sum", P(r, {4})};
+       }, {2}},
+      {"cosine_embedding_loss", O::cosine_embedding_loss, [=](Rand& r) {
+         return Args{T(r, {3, 4}), T(r, {3, 4}), Tensor::from_doubles({1, -1, -1}, {3}, DType::int64), -0.5, "mean"};
+       }},
+      {"cosine_similarity", O::cosine_similarity, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {1, 4}), int64_t(1), 1e-8}; }},
+      {"cdist", O::cdist, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {2, 4}), 2.0}; }},
+      {"cdist_p1", O::cdist, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {2, 4}), 1.0}; }},
+      {"cdist_p3", O::cdist, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {2, 2, 4}), 3.0}; }},
+      {"trace", O::trace, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
+      {"cholesky", O::cholesky, [=](Rand& r) { return Args{spd_input(r), false}; }, {}, [](Args& a) {
+         Tensor x = a[0].tensor(), spd = mm(x, x.t()) + eye(3, std::nullopt, x.dtype()) * 3.0;
+         return dispatch(O::cholesky, Args{spd, a[1]});
+       }},
+      {"cholesky_upper", O::cholesky, [=](Rand& r) { return Args{spd_input(r), true}; }, {}, [](Args& a) {
+         Tensor x = a[0].tensor(), spd = mm(x, x.t()) + eye(3, std::nullopt, x.dtype()) * 3.0;
+         return dispatch(O::cholesky, Args{spd, a[1]});
+       }},
+      {"inverse", O::inverse, [=](Rand& r) { return Args{T(r, {2, 3, 3}) + eye(3, std::nullopt, DType::float64) * 3.0}; }},
+      {"index_add", O::index_add, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(0), r.ints({4}, 5), T(r, {4, 3})}; }},
+      {"scatter_add", O::scatter_add, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4})}; }},
+      {"slice_backward", O::slice_backward, [=](Rand& r) {
+         return Args{T(r, {2, 3}), Dims{5, 3}, int64_t(0), int64_t(1), int64_t(5), int64_t(2)};
+       }},
+      {"select_backward", O::select_backward, [=](Rand& r) { return Args{T(r, {3}), Dims{4, 3}, int64_t(0), int64_t(2)}; }},
+      {"avg_pool2d_backward", O::avg_pool2d_backward, [=](Rand& r) {
+         return Args{T(r, {1, 2, 3, 3}), Dims{1, 2, 5, 5}, Dims{3, 3}, Dims{2, 2}, Dims{1, 1}, true, false, none};
+       }},
+      {"adaptive_avg_pool2d_backward", O::adaptive_avg_pool2d_backward, [=](Rand& r) {
+         return Args{T(r, {1, 2, 3, 4}), Dims{1, 2, 5, 7}};
+       }},
+  };
+  return v;
+}
+
+// Ops that are differentiable in ops.def but whose backward deliberately raises (tested separately).
+const std::set<O> kNoGradcheck = {O::qr, O::svd};
+
+// In-place ops reuse the sample of their out-of-place op (minus out=), applied to a clone of input 0.
+std::vector<Sample> all_samples() {
+  std::vector<Sample> base = samples(), all = base;
+  for (int i = 0; i < op_count; ++i) {
+    O id = O(i);
+    if (!op_has(id, opflag::inplace) || !op_has(id, opflag::diff) || id == O::copy_ || id == O::zero_ || id == O::fill_)
+      continue;
+    std::string_view n = op_id_name(id);
+    auto it = std::find_if(base.begin(), base.end(), [&](const Sample& s) { return op_id_name(s.op) == n.substr(0, n.size() - 1); });
+    if (it == base.end()) continue;
+    Sample s = *it;
+    s.name = std::string(n);
+    s.op = id;
+    all.push_back(s);
+  }
+  return all;
+}
+
+Tensors run(const Sample& s, Args args) {
+  current_context().manual_seed(1234);  // random ops draw the same numbers in every evaluation
+  if (op_has(s.op, opflag::inplace)) {
+    args[0] = args[0].tensor().clone();
+    args.resize(std::min(args.size(), op_parsed_schema(s.op).args.size()));
+  }
+  return s.fn ? s.fn(args) : dispatch(s.op, args);
+}
+
+// The differentiated tensors of [args]: floating tensors (list elements too) not listed as fixed.
+Tensors diff_inputs(const Args& args, const std::set<size_t>& fixed) {
+  Tensors r;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (fixed.count(i)) continue;
+    if (args[i].is_tensor() && args[i].tensor().defined() && args[i].tensor().is_floating_point()) r.push_back(args[i].tensor());
+    if (args[i].kind() == IValue::Kind::tensor_list)
+      for (const Tensor& t : args[i].tensors()) r.push_back(t);
+  }
+  return r;
+}
+
+// Element [flat] (row-major) of a host float tensor, through its strides.
+template <typename T> T& element(const Tensor& t, int64_t flat) {
+  int64_t off = 0;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    off += (flat % t.size(d)) * t.stride(d);
+    flat /= t.size(d);
+  }
+  return t.data<T>()[off];
+}
+
+void nudge(const Tensor& t, int64_t i, double by) {
+  if (t.dtype() == DType::float64) element<double>(t, i) += by;
+  else element<float>(t, i) = float(double(element<float>(t, i)) + by);
+}
+
+Args convert(const Args& args, DType dt) {
+  Args r = args;
+  for (IValue& v : r) {
+    if (v.is_tensor() && v.tensor().defined() && v.tensor().is_floating_point()) v = v.tensor().to(dt);
+    if (v.kind() == IValue::Kind::tensor_list)
+      for (Tensor& t : v.tensors()) t = t.to(dt);
+  }
+  return r;
+}
+
+struct Check {
+  double h, atol, rtol;
+};
+
+// sum_k <outs_k, weights_k> over the floating outputs.
+Tensor contract(const Tensors& outs, const Tensors& weights) {
+  Tensor l;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    if (!weights[k].defined()) continue;
+    Tensor term = sum(mul(outs[k], weights[k]));
+    l = l.defined() ? add(l, term) : term;
+  }
+  return l;
+}
+
+Tensors weights_for(const Tensors& outs, Rand& r) {
+  Tensors w;
+  for (const Tensor& o : outs) w.push_back(o.is_floating_point() ? r.uniform(o.sizes(), -1, 1, o.dtype()) : Tensor());
+  return w;
+}
+
+// Compares [analytic] (undefined = zeros) with central differences of [f] with respect to [inputs].
+::testing::AssertionResult matches_fd(const Tensors& inputs, const Tensors& analytic,
+                                      const std::function<double()>& f, const Check& c) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<double> a = analytic[i].defined() ? analytic[i].to_doubles() : std::vector<double>(size_t(inputs[i].numel()));
+    if (analytic[i].defined() && analytic[i].sizes() != inputs[i].sizes())
+      return ::testing::AssertionFailure() << "input " << i << ": gradient has the wrong shape";
+    for (int64_t j = 0; j < inputs[i].numel(); ++j) {
+      nudge(inputs[i], j, c.h);
+      double up = f();
+      nudge(inputs[i], j, -2 * c.h);
+      double down = f();
+      nudge(inputs[i], j, c.h);
+      double num = (up - down) / (2 * c.h);
+      if (!(std::fabs(num - a[size_t(j)]) <= c.atol + c.rtol * std::fabs(num)))
+        return ::testing::AssertionFailure() << "input " << i << " element " << j << ": analytic " << a[size_t(j)]
+                                             << " vs numeric " << num;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class GradCheck : public test::AutogradTest, public ::testing::WithParamInterface<Sample> {
+ protected:
+  // The sample's arguments in float64, or float32 when the op (or a helper) lacks a float64 kernel;
+  // false when the CPU backend has no kernel for the op yet.
+  bool prepare(const Sample& s, Rand& r, Check& c, Args& args) {
+    args = s.args(r);
+    c = {1e-6, 1e-6, 1e-4};
+    try {
+      GradModeGuard no_grad(false);
+      run(s, args);
+    } catch (const Error& e) {
+      if (e.kind() == "NotImplementedError" && e.message().find("CPU backend") != std::string::npos) return false;
+      if (e.message().find("not implemented for 'float64'") == std::string::npos) throw;
+      args = convert(args, DType::float32);
+      c = {1e-2, 5e-3, 1e-2};
+    }
+    return true;
+  }
+};
+
+TEST_P(GradCheck, FirstOrderMatchesFiniteDifferences) {
+  const Sample& s = GetParam();
+  Rand r(std::hash<std::string>()(s.name));
+  Check c;
+  Args args;
+  if (!prepare(s, r, c, args)) GTEST_SKIP() << "no CPU kernel for " << op_id_name(s.op) << " yet";
+  Tensors inputs = diff_inputs(args, s.fixed);
+  for (Tensor& t : inputs) t.set_requires_grad(true);
+  Tensors outs = run(s, args);
+  Tensors w = weights_for(outs, r);
+  Tensor loss = contract(outs, w);
+  ASSERT_TRUE(loss.requires_grad()) << s.name << " recorded no graph";
+  Tensors g = autograd::grad({loss}, inputs, {}, std::nullopt, false, true);
+  auto f = [&] {
+    GradModeGuard no_grad(false);
+    return contract(run(s, args), w).item<double>();
+  };
+  EXPECT_TRUE(matches_fd(inputs, g, f, c)) << s.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, GradCheck, ::testing::ValuesIn(all_samples()),
+                         [](const ::testing::TestParamInfo<Sample>& i) { return i.param.name; });
+
+// Second derivatives (gradgradcheck): d/d(inputs, weights) of <d loss/d inputs, v>.
+const std::set<std::string> kSecondOrder = {
+    "mm", "linear", "relu", "tanh", "sigmoid", "sum", "mean", "mul", "add", "pow", "pow_scalar", "sqrt", "conv2d",
+    "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "gelu", "silu", "mse_loss",
+    "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
+    "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum"};
+
+std::vector<Sample> second_order_samples() {
+  std::vector<Sample> r;
+  for (const Sample& s : samples())
+    if (kSecondOrder.count(s.name)) r.push_back(s);
+  return r;
+}
+
+class GradGradCheck : public GradCheck {};
+
+TEST_P(GradGradCheck, SecondOrderMatchesFiniteDifferences) {
+  const Sample& s = GetParam();
+  Rand r(std::hash<std::string>()(s.name) + 1);
+  Check c;
+  Args args;
+  if (!prepare(s, r, c, args)) GTEST_SKIP() << "no CPU kernel for " << op_id_name(s.op) << " yet";
+  if (c.h > 1e-5) c = {1e-2, 2e-2, 2e-2};
+  Tensors inputs = diff_inputs(args, s.fixed);
+  for (Tensor& t : inputs) t.set_requires_grad(true);
+  Tensors w = weights_for(run(s, args), r), vars = inputs;
+  for (Tensor& t : w)
+    if (t.defined()) vars.push_back(t.set_requires_grad(true));
+  Tensors v;
+  for (const Tensor& t : inputs) v.push_back(r.uniform(t.sizes(), -1, 1, t.dtype()));
+  auto second = [&](bool create) {
+    Tensors g = autograd::grad({contract(run(s, args), w)}, inputs, {}, std::nullopt, create, true);
+    Tensor l2 = zeros({}, inputs[0].dtype());
+    for (size_t i = 0; i < g.size(); ++i)
+      if (g[i].defined()) l2 = l2 + sum(g[i] * v[i]);
+    return l2;
+  };
+  Tensor l2 = second(true);
+  Tensors gg = l2.requires_grad() ? autograd::grad({l2}, vars, {}, std::nullopt, false, true) : Tensors(vars.size());
+  auto f = [&] { return second(false).item<double>(); };
+  EXPECT_TRUE(matches_fd(vars, gg, f, c)) << s.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, GradGradCheck, ::testing::ValuesIn(second_order_samples()),
+                         [](const ::testing::TestParamInfo<Sample>& i) { return i.param.name; });
+
+// The table walk: every differentiable op has a rule and a gradcheck sample (or is listed as not
+// differentiable yet), and the internal helper ops have float64 kernels.
+TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
+  std::set<O> sampled;
+  for (const Sample& s : all_samples()) sampled.insert(s.op);
+  for (int i = 0; i < op_count; ++i) {
+    O id = O(i);
+    if (!op_has(id, opflag::diff)) continue;
+    EXPECT_NE(autograd::rule_for(id), nullptr) << op_id_name(id) << " has no gradient rule";
+    EXPECT_TRUE(sampled.count(id) || kNoGradcheck.count(id)) << op_id_name(id) << " has no gradcheck sample";
+  }
+  for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward})
+    EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);
+}
+
+}  // namespace
+}  // namespace amps::rt
