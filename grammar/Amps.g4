@@ -85,7 +85,8 @@ subscript    : lo=expr? ':' hi=expr? (':' step=expr?)?  # sliceSub
              ;
 
 atom
-  : INT                                                       # intLit
+  : SCALE '(' expr ')'                                        # scaleExpr
+  | INT                                                       # intLit
   | FLOAT                                                     # floatLit
   | STRING                                                    # strLit
   | FSTRING                                                   # fstrLit
@@ -94,7 +95,6 @@ atom
   | NONE                                                      # noneLit
   | name                                                      # nameRef
   | SUPER '.' attrName                                            # superRef
-  | SCALE '(' expr ')'                                        # scaleExpr
   | '(' ')'                                                   # emptyTuple
   | '(' expr ',' ')'                                          # singleTuple
   | '(' expr (',' expr)+ ','? ')'                             # tupleLit
@@ -105,7 +105,9 @@ atom
   ;
 dictEntry    : key=expr ':' value=expr ;
 
-name         : NAME ;
+// `scale` is a soft keyword: `scale(x)` is always the scale expression (the atom rule tries it
+// first), while a bare `scale` can name a variable or parameter (`fn step(self, scale=none)`).
+name         : NAME | SCALE ;
 // Soft keywords may name attributes, methods and keyword arguments (`scaler.scale(loss)`).
 attrName     : NAME | SCALE | AUTOCAST | NO_GRAD ;
 
