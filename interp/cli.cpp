@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "amp/policy.hpp"
 #include "interp/ast_printer.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
@@ -27,6 +28,7 @@ namespace {
 struct Options {
   std::string code;
   bool dump_tokens = false, dump_ast = false;
+  bool trace_casts = false, dump_cast_lists = false;
   std::vector<std::string> rest;   // FILE then the script's ARGS
 };
 
@@ -63,6 +65,7 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
   if (opt.dump_ast) { std::fputs(dump_ast(parse_program(src)).c_str(), stdout); return 0; }
   InterpConfig cfg;
   cfg.script_args = std::move(script_args);
+  cfg.trace_casts = opt.trace_casts;
   Interp in(std::move(cfg));
   stdlib::install_stdlib(in);
   g_running = &in;
@@ -78,6 +81,7 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
 
 int dispatch(const Options& opt) {
   std::signal(SIGINT, on_sigint);
+  if (opt.dump_cast_lists) { std::fputs(amp::cast_lists_markdown().c_str(), stdout); return 0; }
   if (!opt.code.empty()) return run_source(opt, std::make_shared<SourceFile>("<string>", opt.code, "."), opt.rest);
   if (!opt.rest.empty()) {
     std::vector<std::string> script_args(opt.rest.begin() + 1, opt.rest.end());
@@ -97,6 +101,8 @@ int cli_main(int argc, char** argv) {
   app.add_option("-e", opt.code, "run CODE instead of a file");
   app.add_flag("--dump-tokens", opt.dump_tokens, "print the token stream and exit");
   app.add_flag("--dump-ast", opt.dump_ast, "print the AST as s-expressions and exit");
+  app.add_flag("--trace-casts", opt.trace_casts, "print each autocast decision (op, dtypes, policy, FILE:LINE:COL) to stderr");
+  app.add_flag("--dump-cast-lists", opt.dump_cast_lists, "print the autocast cast lists (docs/cast-lists.md) and exit");
   app.footer("Usage: amps FILE.amps [ARGS...] | amps -e CODE | amps (REPL)\n"
              "Exit status: 0 success, 1 error in the script, 2 bad command line.");
   try {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "interp/amp_binding.hpp"
 #include "interp/builtins.hpp"
 #include "interp/parser.hpp"
 #include "interp/tensor_value.hpp"
@@ -21,6 +22,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   main_env_ = make<Env>(Ref<Env>(), 0);
   install_core_builtins(*this);
   install_tensor_builtins(*this);
+  install_amp_builtins(*this);
 }
 
 // Breaks the reference cycles scripts make (functions held by the scope they close over).

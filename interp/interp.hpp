@@ -41,6 +41,7 @@ struct InterpConfig {
   std::vector<std::string> script_args;   // `args` inside the script
   size_t max_call_depth = 1000;
   bool sandbox = false;                   // no file or process access
+  bool trace_casts = false;               // print every autocast decision to the err sink (--trace-casts)
 };
 
 class Interp {
@@ -94,6 +95,8 @@ class Interp {
   void request_interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
 
   const InterpConfig& config() const { return cfg_; }
+  // The statement the calling thread is executing (null outside run); its span names source positions.
+  const Stmt* current_stmt() const { return ts_->last_stmt; }
 
   // ---- threads (DataParallel): script evaluation is serialised by the interpreter lock;
   // tensor ops release it (AllowThreads), so the kernels of several threads overlap.
