@@ -10,7 +10,7 @@ PACKAGES  := cmake g++ make ninja-build antlr4 libantlr4-runtime-dev libdnnl-dev
              dataset-fashion-mnist
 STAMP     := $(BUILD)/.packages-ok
 
-.PHONY: run test build configure clean
+.PHONY: run test bench build configure clean
 
 # The main job (ARGS are passed to the script).
 MAIN ?= examples/quickstart.amps
@@ -19,6 +19,15 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Side-by-side benchmarks against Debian's PyTorch (installed here, with OpenBLAS's OpenMP build).
+BENCH_PACKAGES := python3-torch libopenblas0-openmp
+bench: build
+	@missing=""; for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	/usr/bin/python3 bench/run_bench.py --build $(BUILD)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
