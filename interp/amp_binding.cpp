@@ -370,6 +370,8 @@ void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
     return Value(st->layer->state(device_type_of(r.required(0))).enabled);
   });
   def(m, "is_autocast_cache_enabled", [st](Interp&, CallArgs&) { return Value(st->layer->cache_enabled()); });
+  def(m, "cast_cache_size", [st](Interp&, CallArgs&) { return Value(int64_t(st->layer->cache_size())); });
+  def(m, "clear_autocast_cache", [st](Interp&, CallArgs&) { return st->layer->clear_cache(), Value(); });
 }
 
 void install_tracing(Interp& in, amp::AutocastLayer& layer) {

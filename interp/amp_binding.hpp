@@ -16,7 +16,8 @@ namespace amps::interp {
 //  - the global GradScaler(init_scale=65536.0, growth_factor=2.0, backoff_factor=0.5,
 //    growth_interval=2000, enabled=true, device=none); creating an enabled one makes it in.active_scaler;
 //  - module `amp`: GradScaler, cast_policy(device_type, op), ops(device_type, policy), why(t),
-//    get_autocast_dtype(device_type), is_autocast_enabled(device_type), is_autocast_cache_enabled().
+//    get_autocast_dtype(device_type), is_autocast_enabled(device_type), is_autocast_cache_enabled(),
+//    cast_cache_size() (entries in the weight-cast cache) and clear_autocast_cache().
 //
 // Optimizer protocol of scaler.step(opt, *args, **kwargs) / scaler.unscale_(opt), for any script object:
 //  - parameters: `opt.param_groups` (a list of dicts whose "params" is a list of tensors) or else
