@@ -105,7 +105,7 @@ class Rebuilder {
     if (tag == "__list__") return make_list(items(j));
     if (tag == "__tuple__") return make_tuple(items(j));
     if (tag == "__dict__") return dict(j);
-    if (tag == "__float__" && j.is_string()) return Value(std::stod(j.get<std::string>()));
+    if (tag == "__float__" && j.is_string()) return special_float(j.get<std::string>());
     if (tag == "__dtype__" && j.is_string()) return dtype(j.get<std::string>());
     if (tag == "__device__" && j.is_string()) return wrap_device(rt::device_from_string(j.get<std::string>()));
     bad("an unknown tag '" + tag + "'");
@@ -124,6 +124,11 @@ class Rebuilder {
       d->set(k, value(pair[1]));
     }
     return d;
+  }
+  Value special_float(const std::string& s) {
+    if (s == "nan") return Value(std::nan(""));
+    if (s == "inf" || s == "-inf") return Value(s == "inf" ? HUGE_VAL : -HUGE_VAL);
+    bad("an unknown float '" + s + "'");
   }
   Value dtype(const std::string& name) {
     auto dt = rt::dtype_from_name(name);
