@@ -134,6 +134,14 @@ rt::Tensors AutocastLayer::run_listed(OpId op, rt::Args& args, const rt::Next& n
   return next(op, args);
 }
 
+void AutocastLayer::cast_for_policy(rt::Args& args, Policy p) {
+  std::optional<DeviceType> dev = any_enabled_ ? op_device_type(args) : std::nullopt;
+  if (!dev || !state_[size_t(*dev)].enabled) return;
+  if (p == Policy::lower_precision_fp) cast_args(args, *dev, state_[size_t(*dev)].dtype);
+  if (p == Policy::fp32) cast_args(args, *dev, DType::float32);
+  if (p == Policy::promote) cast_args(args, *dev, promote_type(args, *dev));
+}
+
 void AutocastLayer::cast_args(rt::Args& args, DeviceType dev, DType dtype) {
   for (IValue& v : args) {
     if (v.is_tensor() && v.tensor().defined()) v = IValue(cached_cast(v.tensor(), dev, dtype));

@@ -56,6 +56,11 @@ class AutocastLayer : public rt::DispatchLayer {
   Policy policy(rt::DeviceType d, rt::OpId op) const { return policies_[size_t(d)][size_t(op)]; }
   void set_policy(rt::DeviceType d, rt::OpId op, Policy p) { policies_[size_t(d)][size_t(op)] = p; }
 
+  // Casts [args] as policy [p] would for a listed op (cache and promote rules included) when a region
+  // is enabled for their device type, else leaves them; for functions outside the op table: host
+  // functions registered with a cast rule (amps.h amps_cast_rule) and amp's half/float/promote_function.
+  void cast_for_policy(rt::Args& args, Policy p);
+
   // ---- cast cache (torch.clear_autocast_cache)
   size_t cache_size() const { return cache_->size(); }
   void clear_cache() { cache_->clear(); }

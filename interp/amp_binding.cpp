@@ -355,6 +355,128 @@ Value m_why(AmpState& st, CallArgs& a) {
 }
 
 void def(Module& m, const char* name, Native::Fn fn) { m.attrs[intern(name)] = make<Native>(name, std::move(fn)); }
+// ---------------------------------------------------------------- decorators: custom_fwd/bwd, apex
+
+// [v] with every tensor (also inside lists/tuples) replaced by f(original value, tensor).
+template <class F> Value map_tensors(const Value& v, F& f) {
+  if (const rt::Tensor* t = tensor_of(v)) return f(v, *t);
+  if (!v.is(ObjKind::List) && !v.is(ObjKind::Tuple)) return v;
+  std::vector<Value> out;
+  for (const Value& x : v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items) out.push_back(map_tensors(x, f));
+  return v.is(ObjKind::List) ? make_list(std::move(out)) : make_tuple(std::move(out));
+}
+
+// Applies map_tensors to the call's positional arguments from [skip] on and to its keyword arguments.
+template <class F> void map_call_tensors(CallArgs& a, F&& f, size_t skip) {
+  for (size_t i = skip; i < a.pos.size(); ++i) a.pos[i] = map_tensors(a.pos[i], f);
+  for (auto& kv : a.kw) kv.second = map_tensors(kv.second, f);
+}
+
+// Casts the call's tensors together as policy [p] would inside the current region (cache and promote
+// rules included); nothing happens outside autocast.
+void cast_call(AmpState& st, CallArgs& a, Policy p) {
+  rt::Args flat;
+  map_call_tensors(a, [&](const Value& v, const rt::Tensor& t) { return flat.push_back(rt::IValue(t)), v; }, 0);
+  st.layer->cast_for_policy(flat, p);
+  size_t i = 0;
+  map_call_tensors(a, [&](const Value& v, const rt::Tensor& t) {
+    const rt::Tensor& c = flat[i++].tensor();
+    return c.is_same(t) ? v : wrap(c);
+  }, 0);
+}
+
+std::string callee_name(const Value& fn) {
+  if (fn.is(ObjKind::Function)) return *fn.as<Function>()->decl->name;
+  return fn.is(ObjKind::Native) ? fn.as<Native>()->name : type_name(fn);
+}
+
+// apex's half_function / float_function / promote_function: [fn] with its tensor arguments cast by
+// [p] whenever it is called inside an autocast region (the region's dtype stands for apex's fp16).
+Value cast_wrapper(std::shared_ptr<AmpState> st, Value fn, Policy p) {
+  return make<Native>(callee_name(fn), [st, fn, p](Interp& in, CallArgs& a) {
+    cast_call(*st, a, p);
+    return in.call(fn, a);
+  });
+}
+
+// The device type custom_fwd/custom_bwd consult: device_type= when given, else the first tensor's.
+DeviceType decorator_device(const std::optional<DeviceType>& given, CallArgs& a) {
+  if (given) return *given;
+  std::optional<DeviceType> found;
+  map_call_tensors(a, [&](const Value& v, const rt::Tensor& t) { if (!found) found = t.device().type; return v; }, 1);
+  return found.value_or(DeviceType::cpu);
+}
+
+// torch.amp.custom_fwd: records the autocast state on ctx (args[0]) for custom_bwd; with cast_inputs
+// and autocast on, casts eligible tensors to it and runs forward with autocast off.
+Value custom_fwd(std::shared_ptr<AmpState> st, Value fwd, std::optional<DeviceType> dev, std::optional<rt::DType> cast_to) {
+  return make<Native>(callee_name(fwd), [st, fwd, dev, cast_to](Interp& in, CallArgs& a) {
+    if (a.pos.empty()) throw rt::Error("TypeError", "custom_fwd: the forward needs ctx as its first argument");
+    DeviceType d = decorator_device(dev, a);
+    amp::DeviceAutocast s = st->layer->state(d);
+    in.set_attr(a.pos[0], intern("_dtype"), wrap_dtype(s.dtype), a.span);
+    in.set_attr(a.pos[0], intern("_fwd_used_autocast"), Value(s.enabled && !cast_to), a.span);
+    if (!cast_to || !s.enabled) return in.call(fwd, a);
+    map_call_tensors(a, [&](const Value& v, const rt::Tensor& t) { return amp::is_eligible(t, d) ? wrap(t.to(*cast_to)) : v; }, 1);
+    amp::AutocastGuard off(st->layer, d, false, s.dtype, st->layer->cache_enabled());
+    return in.call(fwd, a);
+  });
+}
+
+// torch.amp.custom_bwd: runs backward under the autocast state custom_fwd recorded on ctx.
+Value custom_bwd(std::shared_ptr<AmpState> st, Value bwd, std::optional<DeviceType> dev) {
+  return make<Native>(callee_name(bwd), [st, bwd, dev](Interp& in, CallArgs& a) {
+    if (a.pos.empty()) throw rt::Error("TypeError", "custom_bwd: the backward needs ctx as its first argument");
+    DeviceType d = decorator_device(dev, a);
+    Value used = in.find_attr(a.pos[0], intern("_fwd_used_autocast")), dt = in.find_attr(a.pos[0], intern("_dtype"));
+    rt::DType dtype = dt.is(ObjKind::DType) ? dt.as<DTypeObj>()->dtype : st->layer->state(d).dtype;
+    amp::AutocastGuard region(st->layer, d, !used.is_undef() && in.truthy(used), dtype, st->layer->cache_enabled());
+    return in.call(bwd, a);
+  });
+}
+
+// @amp.custom_fwd, @amp.custom_fwd(device_type=, cast_inputs=), and the same for custom_bwd.
+Value b_custom_fwd(std::shared_ptr<AmpState> st, CallArgs& a, bool forward) {
+  ArgReader r(a, forward ? "custom_fwd" : "custom_bwd", {"fn", "device_type", "cast_inputs"});
+  std::optional<DeviceType> dev;
+  if (r.has(1) && !r.get(1).is_none()) dev = device_type_of(r.get(1));
+  std::optional<rt::DType> cast_to;
+  if (r.has(2) && !r.get(2).is_none()) cast_to = dtype_arg(r.get(2), "cast_inputs");
+  auto make_one = [st, dev, cast_to, forward](Value fn) { return forward ? custom_fwd(st, fn, dev, cast_to) : custom_bwd(st, fn, dev); };
+  if (r.has(0) && !r.get(0).is_none()) return make_one(r.get(0));
+  return make<Native>(forward ? "custom_fwd" : "custom_bwd", [make_one](Interp&, CallArgs& d) {
+    ArgReader rd(d, "decorator", {"fn"});
+    return make_one(rd.required(0));
+  });
+}
+
+// apex's register_*_function(module, name): replaces module.name by its cast wrapper.
+Value b_register(std::shared_ptr<AmpState> st, Interp& in, CallArgs& a, Policy p) {
+  ArgReader r(a, "register_function", {"module", "name"});
+  std::string name = str_arg(r, 1);
+  Value fn = in.find_attr(r.required(0), intern(name));
+  std::string owner = r.get(0).is(ObjKind::Module) ? r.get(0).as<Module>()->name : type_name(r.get(0));
+  if (fn.is_undef()) throw rt::Error("ValueError", fmt::format("No function named {} in module {}.", name, owner));
+  in.set_attr(r.get(0), intern(name), cast_wrapper(st, fn, p), a.span);
+  return Value();
+}
+
+
+void init_decorators(Module& m, std::shared_ptr<AmpState> st) {
+  def(m, "custom_fwd", [st](Interp&, CallArgs& a) { return b_custom_fwd(st, a, true); });
+  def(m, "custom_bwd", [st](Interp&, CallArgs& a) { return b_custom_fwd(st, a, false); });
+  const std::pair<const char*, Policy> kinds[] = {
+      {"half", Policy::lower_precision_fp}, {"float", Policy::fp32}, {"promote", Policy::promote}};
+  for (auto [kind, p] : kinds) {
+    Policy pol = p;
+    def(m, (std::string(kind) + "_function").c_str(), [st, pol](Interp&, CallArgs& a) {
+      ArgReader r(a, "function", {"fn"});
+      return cast_wrapper(st, r.required(0), pol);
+    });
+    def(m, ("register_" + std::string(kind) + "_function").c_str(),
+        [st, pol](Interp& in, CallArgs& a) { return b_register(st, in, a, pol); });
+  }
+}
 
 void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
   m.attrs[intern("GradScaler")] = in.lookup_global("GradScaler");
@@ -370,6 +492,7 @@ void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
     return Value(st->layer->state(device_type_of(r.required(0))).enabled);
   });
   def(m, "is_autocast_cache_enabled", [st](Interp&, CallArgs&) { return Value(st->layer->cache_enabled()); });
+  init_decorators(m, st);
   def(m, "cast_cache_size", [st](Interp&, CallArgs&) { return Value(int64_t(st->layer->cache_size())); });
   def(m, "clear_autocast_cache", [st](Interp&, CallArgs&) { return st->layer->clear_cache(), Value(); });
 }
