@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -42,18 +43,44 @@ void Interp::check_interrupt(const Span& where) {
     interrupt_.store(false);
     fail("KeyboardInterrupt", "interrupted", where);
   }
+  if (cfg_.step_budget || cfg_.time_budget.count()) check_budget(where);
+}
+
+void Interp::start_budget() {
+  steps_.store(0, std::memory_order_relaxed);
+  deadline_ = std::chrono::steady_clock::now() + cfg_.time_budget;
+}
+
+// Exhausted budgets stay exhausted until the next start_budget(), so a script that catches the
+// error fails again at its next step instead of running on.
+void Interp::check_budget(const Span& where) {
+  uint64_t n = steps_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (cfg_.step_budget && n > cfg_.step_budget)
+    fail("BudgetError", fmt::format("step budget of {} exhausted (loop iterations and calls)", cfg_.step_budget), where);
+  if (cfg_.time_budget.count() && std::chrono::steady_clock::now() > deadline_)
+    fail("TimeoutError", fmt::format("time budget of {} ms exhausted",
+                                     std::chrono::duration_cast<std::chrono::milliseconds>(cfg_.time_budget).count()), where);
 }
 
 Value Interp::run(SourceRef src, bool interactive) {
-  rt::ContextGuard runtime_guard(rt_ctx_);
+  return execute(compile(src), src, interactive);
+}
+
+std::shared_ptr<Program> Interp::compile(SourceRef src) {
   auto prog = std::make_shared<Program>(parse_program(src));
   resolve(*prog, main_scope_, builtin_names_);
   programs_.push_back(prog);
+  return prog;
+}
+
+Value Interp::execute(const std::shared_ptr<Program>& prog, SourceRef src, bool interactive) {
+  rt::ContextGuard runtime_guard(rt_ctx_);
   main_env_->slots.resize(main_scope_.order.size(), Value::undef());
   ts_->frames.clear();
   ts_->frames.push_back(Frame{main_env_.get(), nullptr, Value()});
   ts_->depth = 0;
   interrupt_.store(false);
+  start_budget();
   try {
     const StmtList& body = prog->body;
     bool last_is_expr = interactive && !body.empty() && body.back()->kind == StmtKind::Expr;
@@ -134,6 +161,12 @@ Value Interp::lookup_global(std::string_view name) {
   return b >= 0 ? builtins_[b] : Value::undef();
 }
 
+void Interp::set_global(std::string_view name, Value v) {
+  auto it = main_scope_.slots.find(intern(name));
+  if (it == main_scope_.slots.end() || it->second >= main_env_->slots.size()) return def_global(name, std::move(v));
+  main_env_->slots[it->second] = std::move(v);
+}
+
 std::vector<std::string> Interp::global_names() const {
   std::vector<std::string> out;
   for (Atom a : main_scope_.order) out.push_back(*a);
@@ -156,6 +189,11 @@ Value Interp::import_module(const std::vector<Atom>& path, const Span& where) {
         Value sub = find_attr(parent, path[i]);
         if (sub.is(ObjKind::Module)) { modules_[name] = sub; continue; }
       }
+      if (Value host = load_host_module(name, where); !host.is_undef()) {
+        modules_[name] = host;
+        if (i == 0) top = host;
+        continue;
+      }
       fail("ImportError", fmt::format("no module named '{}'; for a file write `import \"{}.amps\" as {}`", name, name, *path.back()), where);
     }
     auto mod = make<Module>(name);
@@ -174,10 +212,45 @@ void Interp::exec_import(const ImportStmt& s) {
     bind(s.alias, mod);
     return;
   }
-  if (cfg_.sandbox) fail("PermissionError", "imports of files are disabled in this sandboxed interpreter", s.span);
   std::filesystem::path p(s.file);
   if (p.is_relative()) p = std::filesystem::path(s.span.file->dir()) / p;
-  bind(s.alias, load_module_file(p.lexically_normal().string(), s.span));
+  std::string path = p.lexically_normal().string();
+  check_import_root(path, s.span);
+  bind(s.alias, load_module_file(path, s.span));
+}
+
+// `import a.b` that no registered module serves: the host loader's source, else ROOT/a/b.amps
+// under the first module root that has it; undef when neither has the module.
+Value Interp::load_host_module(const std::string& name, const Span& where) {
+  if (cfg_.load_module) {
+    if (std::optional<std::string> text = cfg_.load_module(name)) {
+      auto mod = make<Module>(name);
+      exec_module_source(*mod, "<" + name + ">", std::move(*text), where);
+      return mod;
+    }
+  }
+  std::string rel = name;
+  std::replace(rel.begin(), rel.end(), '.', '/');
+  for (const std::string& root : cfg_.module_roots) {
+    auto p = (std::filesystem::path(root) / (rel + ".amps")).lexically_normal();
+    if (std::filesystem::is_regular_file(p)) return load_module_file(p.string(), where);
+  }
+  return Value::undef();
+}
+
+// File imports of sandboxed or root-restricted interpreters must resolve (links followed) under a root.
+void Interp::check_import_root(const std::string& path, const Span& where) {
+  if (!cfg_.sandbox && !cfg_.imports_only_from_roots) return;
+  std::error_code ec;
+  auto file = std::filesystem::weakly_canonical(path, ec);
+  for (const std::string& root : cfg_.module_roots) {
+    auto dir = std::filesystem::weakly_canonical(root, ec);
+    auto rel = file.lexically_relative(dir);
+    if (!ec && !rel.empty() && *rel.begin() != "..") return;
+  }
+  fail("PermissionError", fmt::format("import of '{}' denied: this {}interpreter imports files only from its module roots{}",
+                                      path, cfg_.sandbox ? "sandboxed " : "", cfg_.module_roots.empty() ? " (it has none)" : ""),
+       where);
 }
 
 Value Interp::load_module_file(const std::string& path, const Span& where) {

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +43,17 @@ struct InterpConfig {
   std::vector<std::string> script_args;   // `args` inside the script
   size_t max_call_depth = 1000;
   bool sandbox = false;                   // no file or process access
+  // ---- limits and module lookup (hosts set these through interp/include/amps/amps.h)
+  uint64_t step_budget = 0;                 // loop iterations + calls per run or host call; 0: unlimited
+  std::chrono::nanoseconds time_budget{0};  // wall time per run or host call; 0: unlimited
+  std::vector<std::string> module_roots;    // `import a.b` finds ROOT/a/b.amps (first root that has it)
+  bool imports_only_from_roots = false;     // file imports must lie under a module root (implied by sandbox)
+  // Host loader for `import name` (tried before the roots): the module's source, or nullopt.
+  std::function<std::optional<std::string>(const std::string& name)> load_module;
   bool trace_casts = false;               // print every autocast decision to the err sink (--trace-casts)
 };
+
+struct EmbedState;   // the embedding API's per-interpreter state (interp/embed/handles.hpp)
 
 class Interp {
   struct ThreadState;
@@ -58,6 +69,10 @@ class Interp {
   Value run(SourceRef src, bool interactive = false);
   // Runs a file as the main script.
   Value run_file(const std::string& path);
+  // run() in two steps: compile parses and resolves (AmpsError: the code does not compile);
+  // execute runs the result in the main module (AmpsError: it failed while running).
+  std::shared_ptr<Program> compile(SourceRef src);
+  Value execute(const std::shared_ptr<Program>& prog, SourceRef src, bool interactive = false);
 
   // ---- calls and attributes (used by builtins, stdlib and the embedding API)
   Value call(const Value& callee, CallArgs& args);
@@ -84,6 +99,8 @@ class Interp {
   const BuiltinNames& builtin_names() const { return builtin_names_; }
   // Current value of a builtin or a main-module global, or undef.
   Value lookup_global(std::string_view name);
+  // Assigns a main-module global the scripts declared, else defines a builtin (seen by later runs).
+  void set_global(std::string_view name, Value v);
   // Names visible at top level (main-module globals and builtins), for REPL completion.
   std::vector<std::string> global_names() const;
 
@@ -93,6 +110,10 @@ class Interp {
 
   // ---- interruption: set from any thread; the script sees a KeyboardInterrupt error
   void request_interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+  // Restarts the step count and clock of the config's budgets; run() does, hosts calling in do too.
+  void start_budget();
+  // Owned by the embedding API (last error, host callbacks); null for interpreters it never saw.
+  std::shared_ptr<EmbedState> embed_state;
 
   const InterpConfig& config() const { return cfg_; }
   // The statement the calling thread is executing (null outside run); its span names source positions.
@@ -185,6 +206,9 @@ class Interp {
   Value load_module_file(const std::string& path, const Span& where);
 
   void check_interrupt(const Span& where);
+  void check_budget(const Span& where);
+  Value load_host_module(const std::string& name, const Span& where);
+  void check_import_root(const std::string& path, const Span& where);
 
   InterpConfig cfg_;
   rt::Context rt_ctx_;
@@ -202,6 +226,8 @@ class Interp {
   std::vector<Ref<Env>> module_envs_;                    // cleared on destruction (cycles)
   std::vector<std::string> loading_;                     // file imports in progress (cycles)
   std::atomic<bool> interrupt_{false};
+  std::atomic<uint64_t> steps_{0};                       // budget: steps since start_budget()
+  std::chrono::steady_clock::time_point deadline_;       // budget: when the time budget runs out
 };
 
 }  // namespace amps::interp

@@ -26,6 +26,8 @@ Interp::AllowThreads::~AllowThreads() {
 static void fork_context(rt::Context& from, rt::Context& to, uint64_t seed) {
   for (auto& e : from.layers()) to.add_layer(e.layer->fork(e.layer), e.order);
   to.set_grad_enabled(from.grad_enabled());
+  to.set_default_device(from.default_device());
+  to.set_host_allocator(from.host_allocator());
   to.manual_seed(seed);
 }
 

@@ -58,14 +58,14 @@ void normalize_dtype_kwargs(CallArgs& a) {
       if (auto d = dtype_value(v)) v = wrap_dtype(*d);
 }
 
-Value b_tensor(Interp&, CallArgs& a) {
+Value b_tensor(Interp& in, CallArgs& a) {
   ArgReader r(a, "tensor", {"data", "dtype", "device", "requires_grad"});
   std::optional<rt::DType> dt;
   if (r.has(1) && !r.get(1).is_none()) {
     dt = dtype_value(r.get(1));
     if (!dt) r.type_error(1, "a dtype");
   }
-  rt::Device dev = r.has(2) && !r.get(2).is_none() ? device_of(r.get(2), a.span) : rt::Device::cpu();
+  rt::Device dev = r.has(2) && !r.get(2).is_none() ? device_of(r.get(2), a.span) : in.runtime().default_device();
   rt::Tensor t = tensor_from_data(r.required(0), dt, dev, a.span);
   if (r.bool_or(3, false)) t.set_requires_grad(true);
   return wrap(t);

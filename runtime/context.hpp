@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "runtime/device.hpp"
 #include "runtime/random.hpp"
 
 namespace amps::rt {
@@ -42,6 +44,19 @@ class Context {
   bool grad_enabled() const { return grad_enabled_; }
   void set_grad_enabled(bool on) { grad_enabled_ = on; }
 
+  // Where ops with no tensor arguments and no device= argument (factories) put their result.
+  Device default_device() const { return default_device_; }
+  void set_default_device(Device d) { default_device_ = d; }
+
+  // Host memory for this context's cpu/xla/xpu tensors (embedding hosts); null: aligned_alloc/free.
+  // Each storage keeps the allocator alive until it frees its bytes.
+  struct HostAllocator {
+    std::function<void*(size_t nbytes)> alloc;   // null (or throw) when out of memory
+    std::function<void(void* p)> free;
+  };
+  const std::shared_ptr<const HostAllocator>& host_allocator() const { return host_allocator_; }
+  void set_host_allocator(std::shared_ptr<const HostAllocator> a) { host_allocator_ = std::move(a); }
+
   Generator& generator() { return generator_; }
   void manual_seed(uint64_t seed) { generator_.manual_seed(seed); }
 
@@ -55,6 +70,8 @@ class Context {
   bool grad_enabled_ = true;
   Generator generator_;
   uint64_t host_syncs_ = 0;
+  Device default_device_ = Device::cpu();
+  std::shared_ptr<const HostAllocator> host_allocator_;
 };
 
 // Conventional layer orders: autocast casts first, then autograd records the (cast) op.

@@ -110,7 +110,7 @@ Device resolve_device(OpId op, const Args& args) {
     Device target = args[size_t(d)].device();
     if (!chosen || target.type == DeviceType::cuda) return target;  // cuda backend serves both directions
   }
-  return chosen.value_or(Device::cpu());
+  return chosen.value_or(current_context().default_device());
 }
 
 Tensors Next::operator()(OpId op, Args& args) const {

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "runtime/backend/backend.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::rt {
@@ -29,8 +30,18 @@ Storage::~Storage() {
   if (release_) release_(data_);
 }
 
+// Host bytes from the current context's allocator (an embedding host's), which the storage keeps alive.
+static std::shared_ptr<Storage> hosted(const std::shared_ptr<const Context::HostAllocator>& a, size_t nbytes, Device device) {
+  void* p = nbytes ? a->alloc(nbytes) : nullptr;
+  AMPS_CHECK(p != nullptr || nbytes == 0, "out of memory: the host allocator refused {} bytes", nbytes);
+  return std::make_shared<Storage>(p, nbytes, device, [a](void* q) { if (q) a->free(q); });
+}
+
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
-  if (device.is_host()) return std::make_shared<Storage>(host_alloc(nbytes), nbytes, device, &std::free);
+  if (device.is_host()) {
+    if (const auto& a = current_context().host_allocator()) return hosted(a, nbytes, device);
+    return std::make_shared<Storage>(host_alloc(nbytes), nbytes, device, &std::free);
+  }
   check_device_available(device);
   Backend* b = backend_for(device.type);
   void* p = b->allocate(nbytes, device);

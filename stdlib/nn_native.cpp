@@ -1,6 +1,6 @@
 // The C++ half of module nn: helpers the nn.amps script calls (thread-parallel replicas).
 #include "interp/builtins.hpp"
-#include "stdlib/install.hpp"
+#include "interp/embed/handles.hpp"
 
 namespace amps::stdlib {
 
@@ -17,8 +17,9 @@ static Value parallel_apply(Interp& in, CallArgs& a) {
   return make_list(in.parallel_call(calls, a.span));
 }
 
-void install_nn_natives(Interp&, Module& mod) {
-  mod.attrs[intern("_parallel_apply")] = make<Native>("_parallel_apply", parallel_apply);
-}
+extern const amps_reg nn_natives[] = {
+    {"_parallel_apply", embed::cxx_native<parallel_apply>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
 
 }  // namespace amps::stdlib

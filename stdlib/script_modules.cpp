@@ -1,21 +1,22 @@
 // Registration of the stdlib modules written in amps (see script_modules.hpp).
 #include "stdlib/script_modules.hpp"
 
+#include "interp/embed/handles.hpp"
+#include "runtime/error.hpp"
 #include "stdlib/embedded.hpp"
 
 namespace amps::stdlib {
 
-void install_nn_natives(interp::Interp& in, interp::Module& mod);
+extern const amps_reg nn_natives[];   // nn_native.cpp
 
-void def_script_module(interp::Interp& in, const std::string& name, interp::ModuleInit natives) {
-  in.def_module(name, [name, natives](interp::Interp& i, interp::Module& mod) {
-    if (natives) natives(i, mod);
-    i.exec_module_source(mod, "<stdlib " + name + ">", std::string(embedded_source(name)));
-  });
+void def_script_module(interp::Interp& in, const std::string& name, const amps_reg* natives) {
+  std::string source(embedded_source(name));
+  amps_status s = amps_register_module(interp::embed::handle_of(in), name.c_str(), natives, source.c_str());
+  AMPS_ASSERT(s == AMPS_OK, "stdlib module {}: {}", name, amps_last_error(interp::embed::handle_of(in))->message);
 }
 
 void install_script_modules(interp::Interp& in) {
-  def_script_module(in, "nn", install_nn_natives);
+  def_script_module(in, "nn", nn_natives);
   def_script_module(in, "optim");
 }
 

@@ -1,0 +1,130 @@
+// The embedding API's native functions: {name, fn} registration tables, the calls' argument and
+// result accessors, and the AMP cast rules applied to tensor arguments inside autocast regions.
+#include <fmt/format.h>
+
+#include "amp/autocast_layer.hpp"
+#include "interp/embed/handles.hpp"
+#include "interp/tensor_value.hpp"
+#include "runtime/ivalue.hpp"
+
+using namespace amps::interp;
+using namespace amps::interp::embed;
+namespace rt = amps::rt;
+
+namespace {
+
+amps::amp::Policy policy_of(amps_cast_rule r) {
+  switch (r) {
+    case AMPS_CAST_LOWER: return amps::amp::Policy::lower_precision_fp;
+    case AMPS_CAST_FP32: return amps::amp::Policy::fp32;
+    case AMPS_CAST_PROMOTE: return amps::amp::Policy::promote;
+    case AMPS_CAST_NONE: break;
+  }
+  return amps::amp::Policy::none;
+}
+
+// Hands the tensor arguments (positional, then keyword) to the interpreter's autocast layer as
+// the arguments of one op, and writes its casts back.
+void apply_cast(Interp& in, amps_cast_rule rule, CallArgs& a) {
+  auto* layer = in.runtime().find_layer<amps::amp::AutocastLayer>();
+  if (rule == AMPS_CAST_NONE || !layer) return;
+  std::vector<Value*> slots;
+  rt::Args args;
+  auto collect = [&](Value& v) {
+    if (const rt::Tensor* t = tensor_of(v)) slots.push_back(&v), args.emplace_back(*t);
+  };
+  for (Value& v : a.pos) collect(v);
+  for (auto& kv : a.kw) collect(kv.second);
+  layer->cast_for_policy(args, policy_of(rule));
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (!args[i].tensor().is_same(*tensor_of(*slots[i]))) *slots[i] = wrap(args[i].tensor());
+}
+
+// The interpreter-side function of one table row: casts, calls the host, turns its status into
+// the result or an amps error at the call site.
+Native::Fn bind_row(const amps_reg& row) {
+  return [fn = row.fn, cast = row.cast, user = row.user, name = std::string(row.name)](Interp& in, CallArgs& a) {
+    apply_cast(in, cast, a);
+    amps_args call{a, Value(), user, std::nullopt};
+    EmbedState& st = state(in);
+    ++st.depth;
+    amps_status s = AMPS_OK;
+    try {
+      s = fn(handle_of(in), &call);
+    } catch (...) {
+      --st.depth;
+      throw;
+    }
+    --st.depth;
+    if (call.raised) throw *call.raised;
+    if (s != AMPS_OK)
+      Interp::fail("RuntimeError", fmt::format("{}() failed ({}){}{}", name, amps_status_name(s), st.err.message ? ": " : "",
+                                               st.err.message ? st.err.message : ""), a.span);
+    return call.result;
+  };
+}
+
+// Checks a table: rows until the NULL name, each with a function and a known cast rule.
+std::string check_table(const amps_reg* table) {
+  for (const amps_reg* r = table; r && r->name; ++r) {
+    if (!r->fn) return fmt::format("row '{}' has no function", r->name);
+    if (int(r->cast) < AMPS_CAST_NONE || int(r->cast) > AMPS_CAST_PROMOTE)
+      return fmt::format("row '{}' has cast rule {}, not an amps_cast_rule", r->name, int(r->cast));
+  }
+  return "";
+}
+
+}  // namespace
+
+extern "C" {
+
+amps_status amps_register_globals(amps_vm* vm, const amps_reg* table) {
+  return guarded(vm, [&](Interp& in) {
+    std::string why = table ? check_table(table) : "table is NULL";
+    if (!why.empty()) return misuse(in, "amps_register_globals: " + why);
+    for (const amps_reg* r = table; r->name; ++r) in.def_native(r->name, bind_row(*r));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_register_module(amps_vm* vm, const char* name, const amps_reg* table, const char* source) {
+  return guarded(vm, [&](Interp& in) {
+    std::string why = !name || !*name ? "the module name is empty" : check_table(table);
+    if (!why.empty()) return misuse(in, "amps_register_module: " + why);
+    std::vector<std::pair<std::string, Native::Fn>> fns;
+    for (const amps_reg* r = table; r && r->name; ++r) fns.emplace_back(r->name, bind_row(*r));
+    std::optional<std::string> body = source ? std::optional<std::string>(source) : std::nullopt;
+    in.def_module(name, [fns, body, file = fmt::format("<{}>", name)](Interp& i, Module& m) {
+      for (auto& [n, fn] : fns) m.attrs[intern(n)] = make<Native>(n, fn);
+      if (body) i.exec_module_source(m, file, *body);
+    });
+    return AMPS_OK;
+  });
+}
+
+size_t amps_arg_count(const amps_args* call) { return call ? call->args.pos.size() : 0; }
+
+const amps_value* amps_arg(const amps_args* call, size_t i) {
+  return call && i < call->args.pos.size() ? borrowed(call->args.pos[i]) : nullptr;
+}
+
+const amps_value* amps_kwarg(const amps_args* call, const char* name) {
+  if (!call || !name) return nullptr;
+  Atom key = intern(name);
+  for (auto& [k, v] : call->args.kw)
+    if (k == key) return borrowed(v);
+  return nullptr;
+}
+
+void* amps_args_user(const amps_args* call) { return call ? call->user : nullptr; }
+
+void amps_return(amps_args* call, const amps_value* v) {
+  if (call) call->result = v ? value_of(v) : Value();
+}
+
+amps_status amps_raise(amps_args* call, const char* kind, const char* message) {
+  if (call) call->raised = AmpsError(kind && *kind ? kind : "RuntimeError", message ? message : "", call->args.span);
+  return AMPS_ERROR_RUNTIME;
+}
+
+}  // extern "C"

@@ -1,0 +1,245 @@
+/* amps.h: the C embedding API of amps: run scripts in-process, exchange values and tensors,
+ * register native functions and modules. amps.hpp is the same API for C++.
+ *
+ * Conventions (every function):
+ *  - No global state: everything lives in an amps_vm. Several vms in one process are independent
+ *    (globals, modules, autocast state, RNG, active GradScaler) and may run on different threads;
+ *    one vm is used by one thread at a time, except amps_interrupt (any thread, any time).
+ *  - Functions that can fail return an amps_status; on failure the vm's last error
+ *    (amps_last_error) says why. API misuse (a null handle, a wrong dtype or size, a bad argument)
+ *    is AMPS_ERROR_MISUSE with a message, never a crash.
+ *  - amps_value* handles belong to the host: every handle an amps_* function hands out
+ *    (through an out-parameter or a return value) is released with amps_release, exactly once.
+ *    Handles passed in are borrowed: amps never releases or keeps them (it keeps its own reference
+ *    to the value when it needs one). Release every handle before amps_free of the vm that made it,
+ *    except tensors, which may outlive their vm.
+ *  - Strings passed in are copied; strings handed out stay valid as documented per function. */
+#ifndef AMPS_AMPS_H
+#define AMPS_AMPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AMPS_API_VERSION 1
+
+typedef struct amps_vm amps_vm;       /* one interpreter */
+typedef struct amps_value amps_value; /* a host-held reference to a script value */
+typedef struct amps_args amps_args;   /* the arguments and result of one native call (valid only during it) */
+
+typedef enum amps_status {
+  AMPS_OK = 0,
+  AMPS_ERROR_SYNTAX = 1,  /* the code did not compile (SyntaxError, or a NameError the resolver found) */
+  AMPS_ERROR_RUNTIME = 2, /* an amps error escaped the script (incl. KeyboardInterrupt, budgets) */
+  AMPS_ERROR_MISUSE = 3,  /* the host broke this API's contract */
+  AMPS_ERROR_MEMORY = 4   /* out of memory */
+} amps_status;
+
+typedef enum amps_type {
+  AMPS_TYPE_NONE, AMPS_TYPE_BOOL, AMPS_TYPE_INT, AMPS_TYPE_FLOAT, AMPS_TYPE_STR,
+  AMPS_TYPE_TENSOR, AMPS_TYPE_CALLABLE, AMPS_TYPE_OTHER
+} amps_type;
+
+/* Tensor element types (the order of runtime/dtype.def). */
+typedef enum amps_dtype {
+  AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64, AMPS_INT32, AMPS_BOOL
+} amps_dtype;
+
+/* How autocast treats a native function's tensor arguments (the policies of the built-in ops).
+ * The cast applies while autocast is enabled for the arguments' device type; only floating,
+ * non-float64 tensor arguments (positional and keyword) are cast:
+ *   LOWER   to the region's autocast dtype (e.g. bfloat16 in `autocast cpu<bfloat16>`);
+ *   FP32    to float32;
+ *   PROMOTE to the widest floating dtype among them;
+ *   NONE    never cast. */
+typedef enum amps_cast_rule { AMPS_CAST_NONE, AMPS_CAST_LOWER, AMPS_CAST_FP32, AMPS_CAST_PROMOTE } amps_cast_rule;
+
+/* ---------------------------------------------------------------- configuration */
+
+/* Receives script output (print) or diagnostics (warnings, cast traces); [text] is not
+ * NUL-terminated and valid only during the call. */
+typedef void (*amps_write_fn)(void* user, const char* text, size_t len);
+/* Source of module [name] for `import name`, or NULL when the host has none. The host returns
+ * memory from malloc; amps frees it. */
+typedef char* (*amps_load_module_fn)(void* user, const char* name);
+/* Host allocator for tensor memory: [alloc] returns [nbytes] aligned to 64 bytes (NULL when out of
+ * memory), [free] releases it. Both may run on any thread and after amps_free: [user] must outlive
+ * every tensor the vm created. */
+typedef void* (*amps_alloc_fn)(void* user, size_t nbytes);
+typedef void (*amps_free_fn)(void* user, void* p);
+
+typedef struct amps_config {
+  amps_write_fn write;            /* script output; NULL: stdout */
+  amps_write_fn diagnostic;       /* warnings and traces; NULL: stderr */
+  void* user;                     /* passed to write, diagnostic and load_module */
+  amps_load_module_fn load_module;/* NULL: modules only from registrations and module_roots */
+  const char* const* module_roots;/* `import a.b` finds ROOT/a/b.amps; copied at amps_new */
+  size_t module_root_count;
+  const char* default_device;     /* "cpu" (NULL), "cuda", "cuda:1", ...: where factories put tensors */
+  int sandbox;                    /* nonzero: no file or process access; imports only from module_roots */
+  int imports_only_from_roots;    /* nonzero: file imports only from module_roots (sandbox implies it) */
+  uint64_t step_budget;           /* loop iterations + calls per run/call; 0: unlimited (BudgetError) */
+  uint64_t time_budget_ms;        /* wall time per run/call; 0: unlimited (TimeoutError) */
+  amps_alloc_fn alloc;            /* tensor memory; NULL: the runtime's aligned allocator */
+  amps_free_fn free;
+  void* alloc_user;
+  int no_stdlib;                  /* nonzero: do not install the standard library (amps_open_stdlib) */
+  const char* const* argv;        /* the script's `args`; copied at amps_new */
+  size_t argc;
+} amps_config;
+
+/* Fills [cfg] with the defaults (all zero/NULL). */
+void amps_config_init(amps_config* cfg);
+
+/* Creates an interpreter from [cfg] (NULL: defaults) in [*out]; installs the standard library
+ * unless cfg->no_stdlib. On failure *out is NULL and amps_last_error(NULL) is a generic message;
+ * the returned status says why (MISUSE: bad config, e.g. an unavailable default_device). */
+amps_status amps_new(const amps_config* cfg, amps_vm** out);
+/* Frees the interpreter; NULL is a no-op. Must not run concurrently with a call on [vm]. */
+void amps_free(amps_vm* vm);
+/* Installs the standard library (nn, optim, data, io, ...) through the registration API below. */
+amps_status amps_open_stdlib(amps_vm* vm);
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct amps_error {
+  amps_status status;
+  const char* kind;       /* "SyntaxError", "TypeError", "KeyboardInterrupt", "MisuseError", ... */
+  const char* message;    /* the message alone */
+  const char* file;       /* source name of the position; "" when the error has none */
+  uint32_t line, column;  /* 1-based; 0 when the error has no position */
+  const char* diagnostic; /* FILE:LINE:COL: Kind: message, the source line, a caret and the call stack */
+} amps_error;
+
+/* The last failure on [vm] (status AMPS_OK when the last call succeeded); strings stay valid
+ * until the next call on [vm]. amps_last_error(NULL) describes the null-handle misuse. */
+const amps_error* amps_last_error(const amps_vm* vm);
+/* "AMPS_OK", "AMPS_ERROR_SYNTAX", ... (static strings). */
+const char* amps_status_name(amps_status s);
+
+/* ---------------------------------------------------------------- running code */
+
+/* Compiles and runs [code] in the main module; [name] names it in diagnostics (NULL: "<string>").
+ * [result] (may be NULL) receives the value of a trailing expression statement, else none. */
+amps_status amps_run(amps_vm* vm, const char* name, const char* code, amps_value** result);
+/* Runs the file at [path] as the main script (the host's own request: the sandbox does not apply). */
+amps_status amps_run_file(amps_vm* vm, const char* path, amps_value** result);
+/* Calls [callee] (a script function, class, bound method or native) with [argc] positional
+ * arguments; [result] may be NULL. */
+amps_status amps_call(amps_vm* vm, const amps_value* callee, size_t argc, amps_value* const* argv, amps_value** result);
+/* Asks the running script (if any) to stop at its next safe point (a loop iteration or call), where
+ * a catchable KeyboardInterrupt is raised. Safe from any thread and from signal handlers; a request
+ * made while nothing runs is dropped when the next run starts. */
+void amps_interrupt(amps_vm* vm);
+
+/* ---------------------------------------------------------------- globals and attributes */
+
+/* A main-module global or builtin; AMPS_ERROR_RUNTIME (NameError) when undefined. */
+amps_status amps_get_global(amps_vm* vm, const char* name, amps_value** out);
+/* Assigns a global the scripts declared, else defines a builtin visible to later runs. */
+amps_status amps_set_global(amps_vm* vm, const char* name, const amps_value* v);
+/* obj.name (methods come back bound); AMPS_ERROR_RUNTIME (AttributeError) when absent. */
+amps_status amps_get_attr(amps_vm* vm, const amps_value* obj, const char* name, amps_value** out);
+
+/* ---------------------------------------------------------------- values */
+
+/* New values (NULL only when out of memory). */
+amps_value* amps_none(void);
+amps_value* amps_bool(int b);
+amps_value* amps_int(int64_t i);
+amps_value* amps_float(double d);
+amps_value* amps_str(const char* s, size_t len);
+/* A list of the [n] values (each borrowed; the list holds its own references). */
+amps_value* amps_list(size_t n, amps_value* const* items);
+/* Another handle to the same value. */
+amps_value* amps_retain(const amps_value* v);
+/* Releases a handle; NULL is a no-op. */
+void amps_release(amps_value* v);
+
+amps_type amps_typeof(const amps_value* v);
+/* Conversions with the language's rules: bool/int/float interconvert (to_int truncates only exact
+ * integers), to_float also reads one-element tensors (a host sync); MISUSE on anything else. */
+amps_status amps_to_bool(amps_vm* vm, const amps_value* v, int* out);
+amps_status amps_to_int(amps_vm* vm, const amps_value* v, int64_t* out);
+amps_status amps_to_float(amps_vm* vm, const amps_value* v, double* out);
+/* The UTF-8 text of a str (borrowed: valid while [v] is held); MISUSE unless a str. */
+amps_status amps_to_str(amps_vm* vm, const amps_value* v, const char** out, size_t* len);
+/* str(v) as the script's print shows it; *out is malloc'd and the host frees it. */
+amps_status amps_repr(amps_vm* vm, const amps_value* v, char** out);
+
+/* ---------------------------------------------------------------- tensors */
+
+/* Runs when the last tensor using a wrapped buffer dies (on any thread, maybe after amps_free). */
+typedef void (*amps_release_fn)(void* user, void* data);
+
+/* A cpu tensor over the host's buffer [data], without a copy: [shape] has [ndim] sizes, [strides]
+ * (in elements, non-negative; NULL: contiguous row-major) describe the layout. The tensor and its
+ * views read and write [data] in place. Ownership stays with the host until [release] runs
+ * (release(release_user, data)), once, when the last tensor using the buffer dies; with a NULL
+ * release the host keeps [data] alive as long as any tensor may use it. */
+amps_status amps_tensor_wrap(amps_vm* vm, void* data, amps_dtype dtype, size_t ndim, const int64_t* shape,
+                             const int64_t* strides, amps_release_fn release, void* release_user,
+                             amps_value** out);
+/* A cpu tensor holding a copy of [data] (same layout rules as amps_tensor_wrap); [data] is not kept. */
+amps_status amps_tensor_copy(amps_vm* vm, const void* data, amps_dtype dtype, size_t ndim, const int64_t* shape,
+                             const int64_t* strides, amps_value** out);
+
+typedef struct amps_tensor_info {
+  amps_dtype dtype;
+  size_t ndim;
+  const int64_t* shape;   /* borrowed: valid while the tensor handle is held and not resized */
+  const int64_t* strides; /* in elements */
+  void* data;             /* address of element (0,...,0) for host tensors; NULL on cuda */
+  const char* device;     /* device type: "cpu", "cuda", "xla" or "xpu" (a static string) */
+  int device_index;       /* the device ordinal (0 for cpu) */
+  int64_t numel;
+} amps_tensor_info;
+
+/* Describes tensor [t]; MISUSE unless [t] is a tensor. */
+amps_status amps_tensor_info_get(amps_vm* vm, const amps_value* t, amps_tensor_info* out);
+/* Copies [t]'s elements in row-major order into [buf] ([nbytes] bytes). [dtype] is the buffer's
+ * element type and must equal the tensor's, and nbytes must be numel * element size: MISUSE
+ * otherwise (convert in the script with .to(dtype)). Works for every device (a host sync). */
+amps_status amps_tensor_read(amps_vm* vm, const amps_value* t, amps_dtype dtype, void* buf, size_t nbytes);
+
+/* ---------------------------------------------------------------- native functions and modules */
+
+/* A native function: read the arguments from [call], set a result with amps_return (none when not
+ * set) and return AMPS_OK; or return amps_raise(...) to raise an amps error in the script. */
+typedef amps_status (*amps_native_fn)(amps_vm* vm, amps_args* call);
+
+/* One row of a registration table; a table ends with a row whose name is NULL. */
+typedef struct amps_reg {
+  const char* name;
+  amps_native_fn fn;
+  amps_cast_rule cast; /* applied to tensor arguments inside autocast regions, as for built-in ops */
+  void* user;          /* handed to fn through amps_args_user; must outlive the vm */
+} amps_reg;
+
+/* Defines each row of [table] as a global function (visible to code run afterwards). */
+amps_status amps_register_globals(amps_vm* vm, const amps_reg* table);
+/* Registers module [name] for `import name`, created on first import: the table's functions
+ * (table may be NULL), then [source] (may be NULL; copied), amps code run as the module body,
+ * which sees those functions and whose top-level names become the module's attributes. */
+amps_status amps_register_module(amps_vm* vm, const char* name, const amps_reg* table, const char* source);
+
+/* The call's arguments: positional count, positional [i] and keyword [name] (borrowed: valid during
+ * the call; NULL when out of range / absent), and the row's user pointer. */
+size_t amps_arg_count(const amps_args* call);
+const amps_value* amps_arg(const amps_args* call, size_t i);
+const amps_value* amps_kwarg(const amps_args* call, const char* name);
+void* amps_args_user(const amps_args* call);
+/* Sets the call's result (borrowed; amps keeps its own reference). */
+void amps_return(amps_args* call, const amps_value* v);
+/* Records an amps error of [kind] ("ValueError", ...) with [message] at the call site and returns
+ * AMPS_ERROR_RUNTIME, for `return amps_raise(call, ...)`. */
+amps_status amps_raise(amps_args* call, const char* kind, const char* message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPS_AMPS_H */
