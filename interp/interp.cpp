@@ -23,6 +23,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   main_env_ = make<Env>(Ref<Env>(), 0);
   install_core_builtins(*this);
   install_tensor_builtins(*this);
+  install_autograd_builtins(*this);
   install_amp_builtins(*this);
 }
 

@@ -14,6 +14,8 @@ Value op_method(Atom name);
 std::optional<rt::DType> script_dtype(const Value& v);
 Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where);
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
+void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp
+Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
 
@@ -119,6 +121,7 @@ const MethodMap& special_methods() {
     add(m, "cpu", move_to(rt::Device::cpu()));
     add(m, "cuda", move_to(rt::Device::cuda(0)));
     add(m, "requires_grad_", m_requires_grad_);
+    add_autograd_methods(m);
     add(m, "is_floating_point", [](Interp&, CallArgs& a) { return Value(self_of(a).is_floating_point()); });
     add(m, "is_contiguous", [](Interp&, CallArgs& a) { return Value(self_of(a).is_contiguous()); });
     add(m, "__len__", [](Interp&, CallArgs& a) {
@@ -157,6 +160,7 @@ Value TensorObj::get_attr(Interp&, Atom name) {
   if (n == "grad") return tensor.grad().defined() ? wrap(tensor.grad()) : Value();
   if (n == "requires_grad") return Value(tensor.requires_grad());
   if (n == "is_leaf") return Value(tensor.is_leaf());
+  if (n == "grad_fn") return grad_fn_value(tensor);
   if (n == "ndim") return Value(tensor.dim());
   if (n == "T") return wrap(tensor.dim() < 2 ? tensor : tensor.transpose(0, 1));
   if (n == "data") return wrap(tensor.detach());

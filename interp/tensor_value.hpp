@@ -64,5 +64,7 @@ Value call_op(Interp& in, rt::OpId op, CallArgs& args);
 
 // Registers tensors, dtypes, devices and every op of the table as globals and methods.
 void install_tensor_builtins(Interp& in);
+// Installs autograd (interp/autograd_binding.cpp): the recording layer, no_grad blocks, the autograd module.
+void install_autograd_builtins(Interp& in);
 
 }  // namespace amps::interp

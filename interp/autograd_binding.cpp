@@ -1,0 +1,130 @@
+// The autograd binding: the recording layer in the interpreter's runtime, no_grad blocks, the tensor
+// methods backward/retain_grad/register_hook and attribute grad_fn, and the `autograd` module.
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "interp/builtins.hpp"
+#include "interp/tensor_value.hpp"
+#include "runtime/autograd/autograd.hpp"
+#include "runtime/autograd_meta.hpp"
+
+namespace amps::interp {
+namespace {
+
+namespace ag = rt::autograd;
+
+// A tensor's grad_fn: prints as <MulBackward0>; `name()` gives the node's name.
+struct GradFnObj : Opaque {
+  explicit GradFnObj(std::shared_ptr<rt::Node> n) : node(std::move(n)) {}
+  std::string type_name() const override { return std::string(node->name()); }
+  std::string repr() const override { return "<" + std::string(node->name()) + ">"; }
+  Value get_attr(Interp&, Atom name) override {
+    if (*name != "name") return Value::undef();
+    std::string n(node->name());
+    return make<Native>("name", [n](Interp&, CallArgs&) { return make_str(n); });
+  }
+  bool equals(const Object& o) const override {
+    auto* g = dynamic_cast<const GradFnObj*>(&o);
+    return g && g->node == node;
+  }
+  size_t hash() const override { return std::hash<const void*>()(node.get()); }
+  std::shared_ptr<rt::Node> node;
+};
+
+// A tensor, or a list/tuple of tensors, as tensors; none gives an empty list.
+rt::Tensors tensor_list(Interp& in, const Value& v, const Span& where) {
+  rt::Tensors r;
+  if (v.is_none() || v.is_undef()) return r;
+  if (const rt::Tensor* t = tensor_of(v)) return {*t};
+  in.iterate(v, where, [&](Value item) {
+    if (item.is_none()) r.push_back(rt::Tensor());
+    else r.push_back(to_tensor(item, where));
+    return true;
+  });
+  return r;
+}
+
+std::optional<bool> opt_bool(Interp& in, const ArgReader& r, size_t i) {
+  if (!r.has(i) || r.get(i).is_none()) return std::nullopt;
+  return in.truthy(r.get(i));
+}
+
+const rt::Tensor& self_tensor(CallArgs& a) { return a.pos.front().as<TensorObj>()->tensor; }
+
+// t.backward(gradient=none, retain_graph=none, create_graph=false, inputs=none)
+Value m_backward(Interp& in, CallArgs& a) {
+  rt::Tensor self = self_tensor(a);
+  a.pos.erase(a.pos.begin());
+  ArgReader r(a, "backward", {"gradient", "retain_graph", "create_graph", "inputs"});
+  rt::Tensors grads = r.has(0) ? tensor_list(in, r.get(0), a.span) : rt::Tensors();
+  ag::backward({self}, grads, opt_bool(in, r, 1), r.bool_or(2, false),
+               r.has(3) ? tensor_list(in, r.get(3), a.span) : rt::Tensors());
+  return Value();
+}
+
+Value m_retain_grad(Interp&, CallArgs& a) {
+  ag::retain_grad(self_tensor(a));
+  return Value();
+}
+
+// t.register_hook(fn): fn(grad) runs before the gradient is used; a tensor result replaces it.
+Value m_register_hook(Interp& in, CallArgs& a) {
+  rt::Tensor self = self_tensor(a);
+  if (a.pos.size() != 2) Interp::fail("TypeError", "register_hook() takes exactly one argument (the hook)", a.span);
+  Value fn = a.pos[1];
+  Span where = a.span;
+  ag::register_hook(self, [&in, fn, where](const rt::Tensor& g) {
+    Value r = in.call(fn, std::vector<Value>{wrap(g)});
+    if (r.is_none()) return rt::Tensor();
+    return to_tensor(r, where);
+  });
+  return Value();
+}
+
+// autograd.grad(outputs, inputs, grad_outputs=none, retain_graph=none, create_graph=false, allow_unused=false)
+Value f_grad(Interp& in, CallArgs& a) {
+  ArgReader r(a, "grad", {"outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused"});
+  rt::Tensors outs = tensor_list(in, r.required(0), a.span), ins = tensor_list(in, r.required(1), a.span);
+  rt::Tensors seeds = r.has(2) ? tensor_list(in, r.get(2), a.span) : rt::Tensors();
+  rt::Tensors g = ag::grad(outs, ins, seeds, opt_bool(in, r, 3), r.bool_or(4, false), r.bool_or(5, false));
+  std::vector<Value> items;
+  for (const rt::Tensor& t : g) items.push_back(t.defined() ? wrap(t) : Value());
+  return make_tuple(std::move(items));
+}
+
+// autograd.backward(tensors, grad_tensors=none, retain_graph=none, create_graph=false, inputs=none)
+Value f_backward(Interp& in, CallArgs& a) {
+  ArgReader r(a, "backward", {"tensors", "grad_tensors", "retain_graph", "create_graph", "inputs"});
+  rt::Tensors grads = r.has(1) ? tensor_list(in, r.get(1), a.span) : rt::Tensors();
+  ag::backward(tensor_list(in, r.required(0), a.span), grads, opt_bool(in, r, 2), r.bool_or(3, false),
+               r.has(4) ? tensor_list(in, r.get(4), a.span) : rt::Tensors());
+  return Value();
+}
+
+void install_module(Interp&, Module& m) {
+  m.attrs[intern("grad")] = make<Native>("grad", f_grad);
+  m.attrs[intern("backward")] = make<Native>("backward", f_backward);
+}
+
+}  // namespace
+
+// Called by tensor_methods.cpp when it builds the tensor method table.
+void add_autograd_methods(std::unordered_map<Atom, Value>& m) {
+  m[intern("backward")] = make<Native>("backward", m_backward);
+  m[intern("retain_grad")] = make<Native>("retain_grad", m_retain_grad);
+  m[intern("register_hook")] = make<Native>("register_hook", m_register_hook);
+}
+
+Value grad_fn_value(const rt::Tensor& t) {
+  const rt::AutogradMeta* m = t.autograd_meta();
+  return m && m->grad_fn ? Value(make<GradFnObj>(m->grad_fn)) : Value();
+}
+
+void install_autograd_builtins(Interp& in) {
+  rt::autograd::install(in.runtime());
+  in.hooks.no_grad_enter = [](Interp&) -> std::shared_ptr<void> { return std::make_shared<rt::GradModeGuard>(false); };
+  in.def_module("autograd", install_module);
+}
+
+}  // namespace amps::interp
