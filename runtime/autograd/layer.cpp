@@ -5,6 +5,7 @@
 
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/rules.hpp"
+#include "runtime/autograd/view_inplace.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -150,7 +151,11 @@ class AutogradLayer final : public DispatchLayer {
     const bool grad_mode = current_context().grad_enabled();
     if (grad_mode && op_has(op, opflag::inplace) && args[0].is_tensor()) check_inplace_target(args[0].tensor());
     const Rule* rule = rule_for(op);
-    if (!grad_mode || !rule || !any_requires_grad(args)) return below(op, args, next);
+    if (!grad_mode || !rule || !any_requires_grad(args)) {
+      Tensors outs = below(op, args, next);
+      if (grad_mode) remember_bases(op, args, outs);
+      return outs;
+    }
     check_no_out(op, args);
     if (rule->decompose) return rule->decompose(args);
     return record(op, *rule, args, next);
@@ -171,24 +176,32 @@ class AutogradLayer final : public DispatchLayer {
     for (const Tensor& t : inputs) node->present_.push_back(t.defined());
     Tensors outs = below(op, args, next);
     node->save(args, outs, inplace);
-    bind_outputs(node, op, inputs, outs, inplace);
+    bind_outputs(node, inputs, outs, inplace);
+    remember_bases(op, args, outs);
+    if (inplace && is_view_inplace(inputs[0])) rebase_view(inputs[0], node);
     return outs;
   }
 
   // Outputs get the node as history, except non-floating ones and inputs returned unchanged (`to` a
-  // dtype the tensor already has). Views remember their base for in-place checks.
-  static void bind_outputs(const std::shared_ptr<OpNode>& node, OpId op, const Tensors& inputs, const Tensors& outs,
+  // dtype the tensor already has).
+  static void bind_outputs(const std::shared_ptr<OpNode>& node, const Tensors& inputs, const Tensors& outs,
                            bool inplace) {
     for (size_t k = 0; k < outs.size(); ++k) {
       const Tensor& t = outs[k];
       node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
       if (!t.defined() || !t.is_floating_point() || (!inplace && aliases_input(t, inputs))) continue;
       set_history(t, node, uint32_t(k));
-      if (!op_has(op, opflag::view) || !inputs[0].defined()) continue;
-      const AutogradMeta* im = inputs[0].autograd_meta();
-      const_cast<Tensor&>(t).ensure_autograd_meta().view_base =
-          im && im->view_base.defined() ? im->view_base : inputs[0];
     }
+  }
+
+  // Views of floating tensors made in grad mode remember their base, so an in-place op on the view
+  // can rebase the base's history (detach() is the exception: it leaves the graph on purpose).
+  static void remember_bases(OpId op, const Args& args, const Tensors& outs) {
+    if (!op_has(op, opflag::view) || op == OpId::detach || !args[0].is_tensor()) return;
+    const Tensor& in = args[0].tensor();
+    if (!in.defined() || !in.is_floating_point() || outs.empty() || outs[0].is_same(in)) return;
+    const AutogradMeta* im = in.autograd_meta();
+    const_cast<Tensor&>(outs[0]).ensure_autograd_meta().view_base = im && im->view_base.defined() ? im->view_base : in;
   }
 };
 

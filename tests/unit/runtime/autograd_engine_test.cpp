@@ -246,5 +246,28 @@ TEST_F(Autograd, ViewOfLeafInPlaceIsAnError) {
                            "a view of a leaf Variable that requires grad is being used in an in-place operation."));
 }
 
+TEST_F(Autograd, InPlaceOnViewRebasesTheBase) {
+  Tensor x = leaf({1, 2, 3}, {3}), w = leaf({5}, {});
+  Tensor h = x * 2.0;
+  Tensor v = h.select(0, 1);
+  v.copy_(w * 3.0);
+  EXPECT_EQ(autograd::grad_fn_name(h), "CopySlices");
+  backward(sum(h * h));  // h = [2, 3w, 6]
+  EXPECT_TRUE(all_close(x.grad(), {8, 0, 24}));
+  EXPECT_TRUE(all_close(w.grad(), {90}));
+}
+
+TEST_F(Autograd, InPlaceWriteIntoBufferGivesItHistory) {
+  Tensor w = leaf({1, 2}, {2});
+  Tensor buf = zeros({2, 2});
+  Tensor row = buf.select(0, 1);
+  row.copy_(w * w);
+  mul_(row, Tensor::scalar(3.0));
+  ASSERT_TRUE(buf.requires_grad());
+  backward(sum(buf));
+  EXPECT_TRUE(all_close(w.grad(), {6, 12}));
+  EXPECT_EQ(autograd::grad_fn_name(row), "AsStridedBackward0");
+}
+
 }  // namespace
 }  // namespace amps::rt
