@@ -24,6 +24,7 @@ Value Interp::find_attr(const Value& obj, Atom name) {
     case ObjKind::Class: {
       if (*name == "__name__") return make_str(*obj.as<Class>()->name);
       const Value* v = obj.as<Class>()->lookup(name);
+      if (v && v->is(ObjKind::Native) && v->as<Native>()->classmethod) return make<BoundMethod>(obj, *v);
       return v ? *v : Value::undef();
     }
     case ObjKind::Module: {

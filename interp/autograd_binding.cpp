@@ -10,6 +10,8 @@
 #include "runtime/autograd_meta.hpp"
 
 namespace amps::interp {
+
+Value make_function_class();   // custom_function.cpp
 namespace {
 
 namespace ag = rt::autograd;
@@ -103,6 +105,7 @@ Value f_backward(Interp& in, CallArgs& a) {
 }
 
 void install_module(Interp&, Module& m) {
+  m.attrs[intern("Function")] = make_function_class();
   m.attrs[intern("grad")] = make<Native>("grad", f_grad);
   m.attrs[intern("backward")] = make<Native>("backward", f_backward);
 }

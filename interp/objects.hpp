@@ -89,6 +89,7 @@ struct Native : Object {
   std::string type_name() const override { return "builtin_function"; }
   std::string name;
   Fn fn;
+  bool classmethod = false;   // looked up on a class, it comes back bound to that class
 };
 
 // obj.method: a callable with its receiver bound as the first argument.
