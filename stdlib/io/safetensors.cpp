@@ -146,6 +146,8 @@ void write_safetensors(const std::string& path, const SafetensorsFile& file) {
   auto host = host_contiguous(file);
   std::string header = padded_header(file, host);
   std::filesystem::path target(path);
+  std::error_code ec;   // like `mkdir -p`: a checkpoint directory is created on first save
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
   std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   Fd f{::mkstemp(tmp.data())};
   if (f.fd < 0) os_error("create a temporary file next to", path);

@@ -3,6 +3,7 @@
 // (x, y) pairs, or a 1-D tensor; a bare list is one unnamed series.
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "interp/tensor_value.hpp"
@@ -57,6 +58,8 @@ std::vector<plot::Series> all_series(Interp& in, const Value& v) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
+  std::error_code ec;   // like save(): missing parent directories are created
+  if (std::filesystem::path(path).has_parent_path()) std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f << text;
   if (!f || !f.flush())
