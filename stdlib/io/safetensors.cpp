@@ -33,7 +33,7 @@ static_assert(std::size(kDTypeNames) == rt::dtype_count, "every dtype needs a sa
 
 [[noreturn]] void os_error(const char* what, const std::string& path) {
   int err = errno;
-  throw rt::Error(err == ENOENT ? "FileNotFoundError" : err == EACCES ? "PermissionError" : "IOError",
+  throw rt::Error(err == ENOENT ? "FileNotFoundError" : err == EACCES ? "PermissionError" : err == ENOTDIR ? "NotADirectoryError" : "IOError",
                   fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
 }
 

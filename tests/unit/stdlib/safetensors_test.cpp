@@ -206,12 +206,15 @@ TEST(Safetensors, MissingFileAndBadDirectoryAreOsErrors) {
   EXPECT_TRUE(error_of("/nonexistent/dir/x.safetensors").starts_with("FileNotFoundError: cannot open '/nonexistent/dir/x.safetensors'"));
   SafetensorsFile f;
   f.tensors = {{"w", patterned(rt::DType::float32, {4}, 1)}};
+  // Missing directories are created; a regular file in the way is an OS error naming the path.
+  std::string blocker = std::filesystem::temp_directory_path() / "amps_st_blocker";
+  write_file(blocker, "x");
   try {
-    write_safetensors("/nonexistent/dir/x.safetensors", f);
+    write_safetensors(blocker + "/x.safetensors", f);
     ADD_FAILURE() << "no error";
   } catch (const rt::Error& e) {
-    EXPECT_EQ(e.kind(), "FileNotFoundError");
-    EXPECT_NE(e.message().find("/nonexistent/dir/x.safetensors"), std::string::npos);
+    EXPECT_EQ(e.kind(), "NotADirectoryError");
+    EXPECT_NE(e.message().find(blocker + "/x.safetensors"), std::string::npos);
   }
 }
 
