@@ -499,8 +499,8 @@ void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
 
 void install_tracing(Interp& in, amp::AutocastLayer& layer) {
   layer.set_site_provider([&in] { return uint64_t(reinterpret_cast<uintptr_t>(in.current_stmt())); });
-  if (!in.config().trace_casts) return;
   layer.set_trace([&in](const amp::CastDecision& d) {
+    if (!in.trace_casts) return;
     in.write_err(fmt::format("{}: autocast: {}\n", site_position(d.site), amp::describe(d)));
   });
 }

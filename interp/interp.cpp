@@ -21,6 +21,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   if (!cfg_.sinks.out) cfg_.sinks.out = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stdout); };
   if (!cfg_.sinks.err) cfg_.sinks.err = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stderr); };
   main_env_ = make<Env>(Ref<Env>(), 0);
+  trace_casts = cfg_.trace_casts;
   install_core_builtins(*this);
   install_tensor_builtins(*this);
   install_autograd_builtins(*this);

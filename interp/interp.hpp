@@ -137,6 +137,10 @@ class Interp {
 
   BlockHooks hooks;
 
+  // Print every autocast decision to the err sink; starts as InterpConfig::trace_casts and the
+  // REPL's `:trace on|off` switches it.
+  bool trace_casts = false;
+
   // This interpreter's runtime state (dispatch layers, grad mode, RNG); current while it runs.
   rt::Context& runtime() { return rt_ctx_; }
 

@@ -12,6 +12,7 @@
 
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
+#include "interp/repl_commands.hpp"
 #include "stdlib/install.hpp"
 
 namespace amps::interp {
@@ -133,7 +134,8 @@ int run_repl() {
     if (entry.find_first_not_of(" \t\n") == std::string::npos) continue;
     add_history(entry.c_str());
     if (entry == ":quit" || entry == ":q") break;
-    if (entry == ":help") { std::fputs(kHelp, stdout); continue; }
+    if (entry == ":help") { std::fputs(kHelp, stdout); std::fputs(kCastCommandsHelp, stdout); continue; }
+    if (entry.starts_with(":") && run_cast_command(in, entry)) continue;
     if (entry.starts_with(":")) { std::printf("unknown command %s (try :help)\n", entry.c_str()); continue; }
     run_entry(in, entry, n);
   }

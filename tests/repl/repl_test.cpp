@@ -164,6 +164,25 @@ TEST_F(Repl, HelpCommand) {
   EXPECT_EQ(s.wait_exit(), 0) << s.output();
 }
 
+TEST_F(Repl, CastExplorationCommands) {
+  PtySession s(home_.string());
+  ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
+  s.type("let a = ones(2, 2)\r");
+  ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
+  s.type(":explain mm(a, a)\r");
+  EXPECT_TRUE(s.wait_for("mm(float32, float32) -> float32   [cpu policy: lower_precision_fp]")) << s.output();
+  ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
+  s.type(":trace on\r");
+  ASSERT_TRUE(s.wait_for("cast tracing is on")) << s.output();
+  s.type("autocast cpu<bfloat16> { let c = mm(a, a) }\r");
+  EXPECT_TRUE(s.wait_for("autocast: mm(float32, float32) -> bfloat16 [lower_precision_fp]")) << s.output();
+  s.type(":policy xla\r");
+  EXPECT_TRUE(s.wait_for("'max_pool2d'")) << s.output();
+  ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
+  s.type(":quit\r");
+  EXPECT_EQ(s.wait_exit(), 0) << s.output();
+}
+
 TEST_F(Repl, TabCompletesAGlobalName) {
   PtySession s(home_.string());
   ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
