@@ -13,7 +13,7 @@ STAMP     := $(BUILD)/.packages-ok
 .PHONY: run test bench build configure clean
 
 # The main job (ARGS are passed to the script).
-MAIN ?= examples/quickstart.amps
+MAIN ?= examples/fashion_mnist_amp.amps
 run: build
 	./$(BUILD)/amps $(MAIN) $(ARGS)
 
