@@ -125,6 +125,8 @@ Tensor BackwardCtx::g(size_t k) const {
   return zeros(m.sizes, m.dtype, m.device);
 }
 
+bool BackwardCtx::flowed(size_t k) const { return k < grads_.size() && grads_[k].defined(); }
+
 Tensor BackwardCtx::in(size_t i) const {
   if (node_.saved_in_[i].defined()) return node_.saved_in_[i].unpack(node_);
   const IValue& v = node_.args_[i];

@@ -377,9 +377,73 @@ Tensors extremum(C c, bool max) {
   return c.grads([&] { return pick(a, b); }, [&] { return pick(b, a); });
 }
 
-[[noreturn]] Tensors not_implemented(C c) {
-  throw Error("NotImplementedError", fmt::format("the derivative of '{}' is not implemented yet",
-                                                 c.a.op() == O::qr ? "qr" : "svd"));
+// ---- QR and SVD: PyTorch's linalg_qr_backward and svd_backward (torch/csrc/autograd/FunctionsManual.cpp),
+// real case, written with dispatched ops (R^{-1} through inverse rather than a triangular solve) ----
+Tensor eye_of(const Tensor& v) { return eye(v.size(-1), std::nullopt, v.dtype(), v.device()); }
+Tensor diag_embed(const Tensor& v) { return v.unsqueeze(-1) * eye_of(v); }
+Tensor skew(const Tensor& x) { return x - mT(x); }
+Tensor plus(const Tensor& a, const Tensor& b) { return a.defined() ? a + b : b; }
+
+// A = QR, M = gR R^T - Q^T gQ. m >= n: gA = (gQ + Q (triu(M) + triu(M, 1)^T)) R^{-T}; m < n:
+// gA = [Q tril(M^T - M) R1^{-T}, 0] + Q gR with R1 = R[:, :m]. Complete mode with m > n leaves Q's last
+// columns undetermined, so (as in PyTorch) it is not differentiable.
+Tensors qr_rule(C c) {
+  Tensor Q = c.out(0), R = c.out(1), gQ = c.g(0), gR = c.g(1);
+  const int64_t m = Q.size(-2), n = R.size(-1);
+  AMPS_CHECK(c.a.boolean(1) || m <= n,
+             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+  Tensor M = matmul(gR, mT(R)) - matmul(mT(Q), gQ);
+  if (m >= n) return {matmul(gQ + matmul(Q, op(O::triu, M) + mT(op(O::triu, M, 1))), mT(op(O::inverse, R)))};
+  Tensor gA1 = matmul(matmul(Q, op(O::tril, mT(M) - M)), mT(op(O::inverse, R.narrow(-1, 0, m))));
+  return {cat({gA1, zeros_like(R.narrow(-1, m, n - m))}, -1) + matmul(Q, gR)};
+}
+
+// (U, S, V) of an SVD, or their gradients (undefined where nothing flowed).
+struct Svd {
+  Tensor U, S, V;
+};
+
+// U^T gA V for m == n: skew(U^T gU) / E * S_k + S_j * skew(V^T gV) / E + diag(gS), E_jk = S_k^2 - S_j^2 off the
+// diagonal (1 on it). Undefined gradients drop their term.
+Tensor svd_core(const Svd& f, const Svd& g) {
+  Tensor S2 = f.S * f.S, E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye_of(f.S), r;
+  if (g.U.defined()) r = skew(matmul(mT(f.U), g.U)) / E * f.S.unsqueeze(-2);
+  if (g.V.defined()) r = plus(r, f.S.unsqueeze(-1) * skew(matmul(mT(f.V), g.V)) / E);
+  return g.S.defined() ? plus(r, diag_embed(g.S)) : r;
+}
+
+// A = U diag(S) V^T (torch.svd's V). Adds (I - U U^T) gU S^{-1} V^T when m > n and U S^{-1} gV^T (I - V V^T) when
+// m < n. With gS alone, gA = U diag(gS) V^T (finite for repeated singular values). PyTorch's phase check is for
+// complex inputs only: a real pair (u_k, v_k) is fixed up to a joint sign flip, which no continuous loss sees.
+Tensor svd_grad(const Svd& f, const Svd& g) {
+  const int64_t m = f.U.size(-2), n = f.V.size(-2);
+  const Tensor &U = f.U, &V = f.V, Vh = mT(f.V);
+  if (!g.U.defined() && !g.V.defined()) return matmul(U * g.S.unsqueeze(-2), Vh);
+  Tensor r = svd_core(f, g);
+  if (m > n && g.U.defined()) {
+    Tensor gUSinv = g.U / f.S.unsqueeze(-2);
+    return matmul(matmul(U, r) + gUSinv - matmul(U, matmul(mT(U), gUSinv)), Vh);
+  }
+  if (m < n && g.V.defined()) {
+    Tensor SinvgVh = mT(g.V) / f.S.unsqueeze(-1);
+    return matmul(U, matmul(r, Vh) + SinvgVh - matmul(matmul(SinvgVh, V), Vh));
+  }
+  return matmul(matmul(U, r), Vh);
+}
+
+// some=False: only the first k = min(m, n) columns of U and V are determined; the gradients of the others are
+// ignored (PyTorch narrows them the same way). compute_uv=False returns zeros for U and V, so, as
+// linalg.svdvals' backward, U and V are recomputed from the saved input.
+Tensors svd_rule(C c) {
+  if (!c.a.boolean(2)) {
+    Tensors usv = dispatch(O::svd, Args{c.in(0), true, true});
+    return {matmul(usv[0] * c.g(1).unsqueeze(-2), mT(usv[2]))};
+  }
+  Tensor S = c.out(1);
+  const int64_t k = S.size(-1);
+  auto grad_k = [&](size_t i) { return c.flowed(i) ? c.g(i).narrow(-1, 0, k) : Tensor(); };
+  Svd f{c.out(0).narrow(-1, 0, k), S, c.out(2).narrow(-1, 0, k)};
+  return {svd_grad(f, {grad_k(0), c.flowed(1) ? c.g(1) : Tensor(), grad_k(2)})};
 }
 
 using Table = std::array<Rule, size_t(op_count)>;
@@ -442,6 +506,12 @@ void elementwise_rules(Table& t) {
   t[size_t(O::erf)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * exp(neg(x * x)) * M_2_SQRTPI}; }};
   t[size_t(O::reciprocal)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{neg(c.g() * y * y)}; }};
   t[size_t(O::nan_to_num)] = {in_(0), [](C c) { return Tensors{keep_where(isfinite(c.in(0)), c.g())}; }};
+  // Piecewise constant: zero almost everywhere (PyTorch's zeros_like(grad)).
+  for (O id : {O::floor, O::ceil, O::round, O::trunc, O::sign})
+    t[size_t(id)] = {0, [](C c) { return Tensors{zeros_like(c.g())}; }};
+  // a - floor(a / b) * b (PyTorch: other gets -grad * self.div(other, rounding_mode="floor")).
+  t[size_t(O::remainder)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return c.g(); }, [&] { return neg(c.g() * div(c.in(0), c.in(1), "floor")); }); }};
   t[size_t(O::clamp)] = {in_(0), [](C c) {
     Tensor x = c.in(0), g = c.g();
     if (!c.a.is_none(1)) g = keep_where(ge(x, c.a.scalar(1)), g);
@@ -521,6 +591,7 @@ void shape_rules(Table& t) {
   t[size_t(O::copy_)] = {0, [](C c) { return c.grads([&] { return zeros_like(c.g()); }, [&] { return c.g(); }); }};
   t[size_t(O::zero_)] = {0, [](C c) { return Tensors{zeros_like(c.g())}; }};
   t[size_t(O::fill_)] = t[size_t(O::zero_)];
+  for (O id : {O::normal_, O::uniform_, O::bernoulli_}) t[size_t(id)] = t[size_t(O::zero_)];  // old values overwritten
   t[size_t(O::cat)] = {0, cat_rule};
   t[size_t(O::stack)] = {0, stack_rule};
   t[size_t(O::split)] = {0, unsplit_rule};
@@ -627,8 +698,8 @@ void linalg_rules(Table& t) {
   t[size_t(O::inverse)] = {out_(0), [](C c) {
     Tensor yt = mT(c.out(0));
     return Tensors{neg(matmul(yt, matmul(c.g(), yt)))}; }};
-  t[size_t(O::qr)] = {0, not_implemented};
-  t[size_t(O::svd)] = {0, not_implemented};
+  t[size_t(O::qr)] = {out_(0) | out_(1), qr_rule};
+  t[size_t(O::svd)] = {in_(0) | out_(0) | out_(1) | out_(2), svd_rule};
 }
 
 const Table& table() {

@@ -20,6 +20,9 @@ class BackwardCtx {
   BackwardCtx(OpNode& node, Tensors& grads, const std::vector<bool>& needs);
   // Gradient of forward output [k]; zeros when none flowed into it.
   Tensor g(size_t k = 0) const;
+  // Whether a gradient flowed into forward output [k] (rules whose formula divides by something that may be
+  // zero skip the terms of outputs nothing flowed into, as PyTorch's undefined-gradient checks do).
+  bool flowed(size_t k) const;
   // Saved schema argument [i] (numbers come back wrapped); only arguments the rule's `saves` names.
   Tensor in(size_t i) const;
   // Saved forward output [k]; only outputs the rule's `saves` names.

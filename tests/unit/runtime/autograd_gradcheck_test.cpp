@@ -1,12 +1,15 @@
 // Gradients of every differentiable op of ops.def vs central finite differences (float64 where the CPU
 // backend has a float64 kernel, else float32 with wider steps), and second derivatives for the ops a
-// gradient penalty differentiates twice. To add an op: add a sample to samples() below.
+// gradient penalty differentiates twice. To add an op: add a sample to samples() below; an op without a
+// gradient must be listed in kNotDifferentiable with its reason.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "autograd_test_util.hpp"
 #include "runtime/autograd/rules.hpp"
@@ -33,6 +36,35 @@ struct Sample {
 std::ostream& operator<<(std::ostream& os, const Sample& s) { return os << s.name; }
 
 Tensor spd_input(Rand& r) { return r.uniform({3, 3}); }
+Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
+
+// [..., m, n] matrices with well-separated singular values (near k + 0.5, ..., 1.5 for k = min(m, n)): a scaled
+// diagonal plus noise, so the QR and SVD derivatives (R^{-1}, 1 / (s_j^2 - s_k^2)) are well conditioned.
+Tensor distinct_sv(Rand& r, const Dims& shape) {
+  const int64_t m = shape[shape.size() - 2], n = shape.back(), k = std::min(m, n);
+  std::vector<double> d(size_t(n), 0.0);
+  for (int64_t j = 0; j < k; ++j) d[size_t(j)] = double(k - j) + 0.5;
+  return eye(m, n, DType::float64) * Tensor::from_doubles(d, {n}, DType::float64) + r.uniform(shape, -0.3, 0.3);
+}
+
+// Functions of torch.svd's (U, S, V) that a joint sign flip of (u_k, v_k) leaves unchanged (the loss may not
+// depend on the sign convention of the kernel); together they need gU, gS and gV. Only the first k = min(m, n)
+// columns of U and V are determined (some=False gives more).
+Tensors svd_invariants(Args& a) {
+  Tensors usv = dispatch(O::svd, a);
+  const Tensor& S = usv[1];
+  Tensor U = usv[0].narrow(-1, 0, S.size(-1)), V = usv[2].narrow(-1, 0, S.size(-1));
+  return {matmul(U * (S * S).unsqueeze(-2), mT(V)), matmul(U * S.unsqueeze(-2), mT(U)),
+          matmul(V * exp(S).unsqueeze(-2), mT(V)), S};
+}
+// The projector on the column space of a tall input (U U^T: only gU flows) or on the row space of a wide one
+// (V V^T: only gV flows).
+Tensors svd_projector(Args& a) {
+  Tensors usv = dispatch(O::svd, a);
+  const Tensor& W = a[0].tensor().size(-2) > a[0].tensor().size(-1) ? usv[0] : usv[2];
+  return {matmul(W, mT(W))};
+}
+
 
 std::vector<Sample> samples() {
   const IValue none;
@@ -71,6 +103,13 @@ std::vector<Sample> samples() {
       {"prelu", O::prelu, [=](Rand& r) { return Args{T(r, {2, 3, 2}), T(r, {3})}; }},
       {"erf", O::erf, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
       {"reciprocal", O::reciprocal, [=](Rand& r) { return Args{P(r, {2, 3})}; }},
+      {"floor", O::floor, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3)}; }},
+      {"ceil", O::ceil, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3)}; }},
+      {"round", O::round, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3)}; }},
+      {"trunc", O::trunc, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3)}; }},
+      {"sign", O::sign, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
+      {"remainder", O::remainder, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3), P(r, {3})}; }},
+      {"remainder_scalar", O::remainder, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3), 0.7}; }},
       {"nan_to_num", O::nan_to_num, [=](Rand& r) { return Args{T(r, {2, 3})}; }},
       {"clamp", O::clamp, [=](Rand& r) { return Args{T(r, {2, 3}), -0.5, 0.5}; }},
       {"where", O::where, [=](Rand& r) { return Args{r.bools({2, 3}), T(r, {2, 3}), T(r, {3})}; }},
@@ -131,6 +170,9 @@ std::vector<Sample> samples() {
       {"embedding_padding", O::embedding, [=](Rand& r) { return Args{r.ints({4, 3}, 3), T(r, {4, 2}), int64_t(3)}; }},
       {"zero_", O::zero_, [=](Rand& r) { return Args{T(r, {3, 4})}; }},
       {"fill_", O::fill_, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0}; }},
+      {"normal_", O::normal_, [=](Rand& r) { return Args{T(r, {3, 4}), 0.5, 2.0}; }},
+      {"uniform_", O::uniform_, [=](Rand& r) { return Args{T(r, {3, 4}), -1.0, 1.0}; }},
+      {"bernoulli_", O::bernoulli_, [=](Rand& r) { return Args{T(r, {3, 4}), 0.3}; }},
       {"dropout", O::dropout, [=](Rand& r) { return Args{T(r, {4, 5}), 0.3, true}; }},
       {"native_dropout", O::native_dropout, [=](Rand& r) { return Args{T(r, {4, 5}), 0.3, true}; }},
       {"matmul", O::matmul, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {4, 5})}; }},
@@ -222,6 +264,20 @@ std::vector<Sample> samples() {
          return dispatch(O::cholesky, Args{spd, a[1]});
        }},
       {"inverse", O::inverse, [=](Rand& r) { return Args{T(r, {2, 3, 3}) + eye(3, std::nullopt, DType::float64) * 3.0}; }},
+      {"qr", O::qr, [=](Rand& r) { return Args{distinct_sv(r, {4, 3}), true}; }},
+      {"qr_square_batched", O::qr, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 3}), true}; }},
+      {"qr_wide", O::qr, [=](Rand& r) { return Args{distinct_sv(r, {3, 5}), true}; }},
+      {"qr_complete_wide", O::qr, [=](Rand& r) { return Args{distinct_sv(r, {2, 4}), false}; }},
+      {"svd", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {4, 3}), true, true}; }, {}, svd_invariants},
+      {"svd_wide", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {3, 5}), true, true}; }, {}, svd_invariants},
+      {"svd_square_batched", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 3}), true, true}; }, {},
+       svd_invariants},
+      {"svd_full", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {4, 2}), false, true}; }, {}, svd_invariants},
+      {"svd_projector_tall", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {4, 2}), true, true}; }, {},
+       svd_projector},
+      {"svd_projector_wide", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {2, 4}), true, true}; }, {},
+       svd_projector},
+      {"svd_values", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {3, 4}), true, false}; }},
       {"index_add", O::index_add, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(0), r.ints({4}, 5), T(r, {4, 3})}; }},
       {"scatter_add", O::scatter_add, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4})}; }},
       {"slice_backward", O::slice_backward, [=](Rand& r) {
@@ -238,8 +294,24 @@ std::vector<Sample> samples() {
   return v;
 }
 
-// Ops that are differentiable in ops.def but whose backward deliberately raises (tested separately).
-const std::set<O> kNoGradcheck = {O::qr, O::svd};
+// Ops deliberately without a gradient, with the reason (PyTorch records no derivative for them either).
+struct Exclusion {
+  std::vector<O> ops;
+  std::string_view why;
+};
+const std::vector<Exclusion> kNotDifferentiable = {
+    {{O::eq, O::ne, O::lt, O::le, O::gt, O::ge, O::logical_and, O::logical_or, O::logical_not, O::isfinite, O::isnan,
+      O::isinf, O::all, O::any},
+     "bool output"},
+    {{O::argmax, O::argmin, O::one_hot}, "integer output"},
+    {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
+    {{O::detach}, "cuts the graph by definition"},
+    {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},
+     "output independent of the input's values"},
+    {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
+     "factory: no tensor input"},
+    {{O::_amp_foreach_non_finite_check_and_unscale_, O::_amp_update_scale_}, "GradScaler bookkeeping on gradients"},
+};
 
 // In-place ops reuse the sample of their out-of-place op (minus out=), applied to a clone of input 0.
 std::vector<Sample> all_samples() {
@@ -396,7 +468,9 @@ const std::set<std::string> kSecondOrder = {
     "mm", "linear", "relu", "tanh", "sigmoid", "sum", "mean", "mul", "add", "pow", "pow_scalar", "sqrt", "conv2d",
     "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
-    "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum"};
+    "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
+    // linear algebra rules are compositions of differentiable ops too
+    "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values"};
 
 std::vector<Sample> second_order_samples() {
   std::vector<Sample> r;
@@ -437,16 +511,25 @@ TEST_P(GradGradCheck, SecondOrderMatchesFiniteDifferences) {
 INSTANTIATE_TEST_SUITE_P(Ops, GradGradCheck, ::testing::ValuesIn(second_order_samples()),
                          [](const ::testing::TestParamInfo<Sample>& i) { return i.param.name; });
 
-// The table walk: every differentiable op has a rule and a gradcheck sample (or is listed as not
-// differentiable yet), and the internal helper ops have float64 kernels.
+// The table walk: every differentiable op has a rule and a gradcheck sample, every other op is listed in
+// kNotDifferentiable with a reason (and has no rule), and the internal helper ops have float64 kernels.
 TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
-  std::set<O> sampled;
+  std::set<O> sampled, excluded;
   for (const Sample& s : all_samples()) sampled.insert(s.op);
+  for (const Exclusion& e : kNotDifferentiable)
+    for (O id : e.ops) {
+      excluded.insert(id);
+      EXPECT_FALSE(op_has(id, opflag::diff)) << op_id_name(id) << " is marked diff but listed as not (" << e.why << ")";
+      EXPECT_EQ(autograd::rule_for(id), nullptr) << op_id_name(id) << " has a rule but is listed as not differentiable";
+    }
   for (int i = 0; i < op_count; ++i) {
     O id = O(i);
-    if (!op_has(id, opflag::diff)) continue;
+    if (!op_has(id, opflag::diff)) {
+      EXPECT_TRUE(excluded.count(id)) << op_id_name(id) << " is neither diff nor listed in kNotDifferentiable";
+      continue;
+    }
     EXPECT_NE(autograd::rule_for(id), nullptr) << op_id_name(id) << " has no gradient rule";
-    EXPECT_TRUE(sampled.count(id) || kNoGradcheck.count(id)) << op_id_name(id) << " has no gradcheck sample";
+    EXPECT_TRUE(sampled.count(id)) << op_id_name(id) << " has no gradcheck sample";
   }
   for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward})
     EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);

@@ -1,13 +1,17 @@
-// Tests for dtype.def/dtype.hpp (names, sizes, promotion table) and half.hpp (exact f16/bf16 rounding).
+// Tests for dtype.def/dtype.hpp (names, sizes, promotion table), half.hpp (exact f16/bf16 rounding) and tensor casts.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "runtime/dtype.hpp"
+#include "runtime/tensor.hpp"
 
 namespace amps::rt {
 namespace {
@@ -129,6 +133,53 @@ TEST(HalfBulk, MatchesScalarConversion) {
   for (size_t i = 0; i < src.size(); ++i) ASSERT_EQ(bits_of(back[i]), bits_of(float(h[i])));
   convert_bf16_to_float(b.data(), back.data(), int64_t(b.size()));
   for (size_t i = 0; i < src.size(); ++i) ASSERT_EQ(bits_of(back[i]), bits_of(float(b[i])));
+}
+
+// Tensor casts (the copy kernels, bulk paths and tails) from float32 and float64 give the exact reference
+// values: round to nearest even, overflow to inf, f16 subnormals, inf and NaN preserved.
+struct CastCase {
+  double in, bf16, f16;
+};
+
+void expect_cast(DType from, DType to, const std::vector<CastCase>& cases) {
+  std::vector<double> in;
+  for (int rep = 0; rep < 7; ++rep)  // 7 copies: long enough for the vector loops, with a ragged tail
+    for (const CastCase& c : cases) in.push_back(c.in);
+  std::vector<double> out = Tensor::from_doubles(in, {int64_t(in.size())}, from).to(to).to_doubles();
+  for (size_t i = 0; i < out.size(); ++i) {
+    const CastCase& c = cases[i % cases.size()];
+    const double want = to == DType::bfloat16 ? c.bf16 : c.f16;
+    const std::string what = fmt::format("{} -> {} of {}", dtype_name(from), dtype_name(to), c.in);
+    if (std::isnan(want)) EXPECT_TRUE(std::isnan(out[i])) << what;
+    else EXPECT_EQ(out[i], want) << what;
+  }
+}
+
+TEST(TensorCast, RoundsToExactReferenceValues) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  const std::vector<CastCase> cases = {
+      {1.00390625, 1.0, 1.00390625},             // bf16 tie: 1.0 is even; f16 keeps 1 + 2^-8 exactly
+      {1.01171875, 1.015625, 1.01171875},        // bf16 tie rounds up to even
+      {1.0 + 1.0 / 2048, 1.0, 1.0},              // f16 tie to even (down)
+      {1.0 + 3.0 / 2048, 1.0, 1.0 + 2.0 / 1024},  // f16 tie to even (up)
+      {-3.0, -3.0, -3.0},
+      {65504.0, 65536.0, 65504.0},               // f16 max
+      {65519.0, 65536.0, 65504.0},               // just below the f16 overflow threshold
+      {65520.0, 65536.0, inf},                   // f16 overflow to inf
+      {-1e5, -99840.0, -inf},
+      {3.4e38, inf, inf},                        // bf16 overflow when rounding up
+      {std::ldexp(1.0, -24), std::ldexp(1.0, -24), std::ldexp(1.0, -24)},  // smallest f16 subnormal
+      {std::ldexp(1.0, -25), std::ldexp(1.0, -25), 0.0},                   // f16 tie below it: even zero
+      {std::ldexp(1.5, -25), std::ldexp(1.5, -25), std::ldexp(1.0, -24)},
+      {std::ldexp(3.0, -25), std::ldexp(3.0, -25), std::ldexp(1.0, -23)},  // 1.5 ulp tie rounds to even 2
+      {std::ldexp(1023.0, -24), std::ldexp(1.0, -14), std::ldexp(1023.0, -24)},  // largest f16 subnormal
+      {inf, inf, inf},
+      {-inf, -inf, -inf},
+      {nan, nan, nan},
+      {-0.0, -0.0, -0.0},
+  };
+  for (DType from : {DType::float32, DType::float64})
+    for (DType to : {DType::bfloat16, DType::float16}) expect_cast(from, to, cases);
 }
 
 }  // namespace
