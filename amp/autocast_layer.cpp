@@ -58,6 +58,7 @@ AutocastLayer::AutocastLayer()
     state_[size_t(d)].dtype = default_autocast_dtype(DeviceType(d));
     for (int op = 0; op < rt::op_count; ++op) policies_[size_t(d)][size_t(op)] = policy_for(DeviceType(d), OpId(op));
   }
+  refresh_any_enabled();
 }
 
 std::shared_ptr<rt::DispatchLayer> AutocastLayer::fork(const std::shared_ptr<rt::DispatchLayer>&) const {
@@ -83,6 +84,7 @@ void AutocastLayer::exit(const Saved& s) {
 void AutocastLayer::refresh_any_enabled() {
   any_enabled_ = false;
   for (const DeviceAutocast& s : state_) any_enabled_ = any_enabled_ || s.enabled;
+  set_passthrough(!any_enabled_);
 }
 
 rt::Tensors AutocastLayer::call(OpId op, rt::Args& args, const rt::Next& next) {

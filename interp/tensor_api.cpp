@@ -117,13 +117,17 @@ Value guarded(const Span& where, F&& f) {
 Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
   if ((a.is(ObjKind::Instance) || b.is(ObjKind::Instance))) return Value::undef();
   return guarded(where, [&] {
-    rt::Args args{operand(a, where), operand(b, where)};
+    const rt::OpId id = binary_op_id(op);
+    rt::Args args;
+    args.reserve(rt::op_parsed_schema(id).args.size());  // room for the defaults dispatch appends
+    args.push_back(operand(a, where));
+    args.push_back(operand(b, where));
     rt::Tensors out;
     {
       Interp::AllowThreads allow(in);
-      out = rt::dispatch(binary_op_id(op), args);
+      out = rt::dispatch(id, args);
     }
-    return wrap(out[0]);
+    return wrap(std::move(out[0]));
   });
 }
 

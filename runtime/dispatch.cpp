@@ -84,6 +84,7 @@ void complete_args(OpId op, Args& args) {
   if (args.size() == s.args.size()) return;
   AMPS_CHECK_TYPE(args.size() < s.args.size(), "{}() takes {} arguments but {} were given", op_name(op),
                   s.args.size(), args.size());
+  args.reserve(s.args.size());
   for (size_t i = args.size(); i < s.args.size(); ++i) {
     AMPS_CHECK_TYPE(s.args[i].has_default, "{}() missing required argument '{}' (pos {})", op_name(op),
                     s.args[i].name, i + 1);
@@ -116,7 +117,7 @@ Device resolve_device(OpId op, const Args& args) {
 Tensors Next::operator()(OpId op, Args& args) const {
   std::vector<Context::LayerEntry>& layers = ctx_.layers();
   for (size_t i = index_; i < layers.size(); ++i) {
-    if (!layers[i].enabled) continue;
+    if (!layers[i].enabled || layers[i].layer->passthrough()) continue;
     std::shared_ptr<DispatchLayer> keep = layers[i].layer;  // survives removal during the call
     return keep->call(op, args, Next(ctx_, i + 1));
   }

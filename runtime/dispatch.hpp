@@ -33,6 +33,16 @@ class DispatchLayer {
   // The layer a worker thread's Context uses (DataParallel): stateless layers share `self`;
   // stateful ones (autocast) return a copy of their current state.
   virtual std::shared_ptr<DispatchLayer> fork(const std::shared_ptr<DispatchLayer>& self) const { return self; }
+
+  // True while call() would pass every op straight to next (autocast with no region enabled): the
+  // dispatcher then skips the layer without a virtual call. The layer keeps the flag current.
+  bool passthrough() const { return passthrough_; }
+
+ protected:
+  void set_passthrough(bool on) { passthrough_ = on; }
+
+ private:
+  bool passthrough_ = false;
 };
 
 // Runs [op] on the current context: fills omitted trailing defaults, then layers, then the backend

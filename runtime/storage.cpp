@@ -13,6 +13,50 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
+// Small host buffers are recycled per thread: a loop of small ops then reuses warm memory instead of
+// paying aligned_alloc/free (glibc's memalign bypasses its thread cache) for every result. Buffers of
+// up to kMaxCached bytes are rounded up to a power of two; each class keeps at most kPerClass.
+constexpr int kMinShift = 6, kMaxShift = 16, kPerClass = 8;
+constexpr size_t kMaxCached = size_t(1) << kMaxShift;
+
+struct HostCache {  // trivially destructible, so it stays usable while statics die after the thread's end
+  void* items[kMaxShift - kMinShift + 1][kPerClass];
+  uint8_t count[kMaxShift - kMinShift + 1];
+  bool closed;  // set once the thread's cache was drained; later frees go straight to free()
+};
+thread_local HostCache t_cache{};
+
+// Frees what the calling thread cached when it ends (constructed on the first cached release).
+struct HostCacheDrain {
+  ~HostCacheDrain() {
+    for (int c = 0; c <= kMaxShift - kMinShift; ++c)
+      while (t_cache.count[c] > 0) std::free(t_cache.items[c][--t_cache.count[c]]);
+    t_cache.closed = true;
+  }
+};
+thread_local HostCacheDrain t_cache_drain;
+
+int size_class(size_t nbytes) {
+  int shift = kMinShift;
+  while ((size_t(1) << shift) < nbytes) ++shift;
+  return shift - kMinShift;
+}
+
+void* cached_host_alloc(size_t nbytes) {
+  const int c = size_class(nbytes);
+  if (t_cache.count[c] > 0) return t_cache.items[c][--t_cache.count[c]];
+  void* p = std::aligned_alloc(kAlignment, size_t(1) << (c + kMinShift));
+  AMPS_CHECK(p != nullptr, "out of memory: failed to allocate {} bytes on the host", nbytes);
+  return p;
+}
+
+void cached_host_free(void* p, size_t nbytes) {
+  const int c = size_class(nbytes);
+  if (t_cache.closed || t_cache.count[c] == kPerClass) return std::free(p);
+  (void)&t_cache_drain;  // odr-use: registers the drain for this thread
+  t_cache.items[c][t_cache.count[c]++] = p;
+}
+
 void* host_alloc(size_t nbytes) {
   if (nbytes == 0) return nullptr;
   size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
@@ -26,8 +70,12 @@ void* host_alloc(size_t nbytes) {
 Storage::Storage(void* data, size_t nbytes, Device device, std::function<void(void*)> release)
     : data_(data), nbytes_(nbytes), device_(device), release_(std::move(release)) {}
 
+Storage::Storage(HostCached, size_t nbytes, Device device)
+    : data_(cached_host_alloc(nbytes)), nbytes_(nbytes), device_(device), host_cached_(true) {}
+
 Storage::~Storage() {
-  if (release_) release_(data_);
+  if (host_cached_) cached_host_free(data_, nbytes_);
+  else if (release_) release_(data_);
 }
 
 // Host bytes from the current context's allocator (an embedding host's), which the storage keeps alive.
@@ -40,6 +88,7 @@ static std::shared_ptr<Storage> hosted(const std::shared_ptr<const Context::Host
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
   if (device.is_host()) {
     if (const auto& a = current_context().host_allocator()) return hosted(a, nbytes, device);
+    if (nbytes > 0 && nbytes <= kMaxCached) return std::make_shared<Storage>(HostCached{}, nbytes, device);
     return std::make_shared<Storage>(host_alloc(nbytes), nbytes, device, &std::free);
   }
   check_device_available(device);

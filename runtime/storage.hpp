@@ -20,6 +20,9 @@ class Storage {
                                         std::function<void(void*)> release);
 
   Storage(void* data, size_t nbytes, Device device, std::function<void(void*)> release);
+  // Host bytes from the per-thread small-buffer cache (see storage.cpp); freed back into it.
+  struct HostCached {};
+  Storage(HostCached, size_t nbytes, Device device);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -39,6 +42,7 @@ class Storage {
   Device device_;
   std::function<void(void*)> release_;
   std::atomic<uint32_t> version_{0};
+  bool host_cached_ = false;
 };
 
 }  // namespace amps::rt

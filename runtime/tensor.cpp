@@ -28,11 +28,12 @@ void TensorImpl::set_geometry(Dims sizes, Dims strides, int64_t offset) {
   contiguous_ = is_contiguous_layout(sizes_, strides_);
 }
 
-Tensor Tensor::empty(const Dims& sizes, DType dtype, Device device) {
+Tensor Tensor::empty(Dims sizes, DType dtype, Device device) {
   for (int64_t s : sizes) AMPS_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
                                      format_shape(sizes));
   auto storage = Storage::allocate(size_t(numel_of(sizes)) * dtype_size(dtype), device);
-  return Tensor(std::make_shared<TensorImpl>(std::move(storage), sizes, contiguous_strides(sizes), 0, dtype));
+  Dims strides = contiguous_strides(sizes);
+  return Tensor(std::make_shared<TensorImpl>(std::move(storage), std::move(sizes), std::move(strides), 0, dtype));
 }
 
 Tensor Tensor::empty_strided(const Dims& sizes, const Dims& strides, DType dtype, Device device) {

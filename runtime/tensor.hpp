@@ -59,7 +59,7 @@ class Tensor {
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
 
   // Uninitialised tensor with contiguous strides. Throws for cuda in a CPU-only build.
-  static Tensor empty(const Dims& sizes, DType dtype = DType::float32, Device device = Device::cpu());
+  static Tensor empty(Dims sizes, DType dtype = DType::float32, Device device = Device::cpu());
   static Tensor empty_strided(const Dims& sizes, const Dims& strides, DType dtype, Device device);
   // A 0-dim tensor holding [v] in [dtype] (the dtype of the number when omitted).
   static Tensor scalar(Scalar v, std::optional<DType> dtype = std::nullopt, Device device = Device::cpu());

@@ -55,11 +55,6 @@ Tensors decompose_dropout(Args& args) {
   return {dispatch(O::native_dropout, Args{a.tensor(0), a.f64(1), true})[0]};
 }
 
-Tensors decompose_max_pool2d(Args& args) {
-  Args copy = args;
-  return {dispatch(O::max_pool2d_with_indices, copy)[0]};
-}
-
 Tensors decompose_cross_entropy(Args& args) {
   ArgReader a(O::cross_entropy, args);
   Tensor x = a.tensor(0), t = a.tensor(1), w = a.opt_tensor(2);

@@ -8,7 +8,6 @@ namespace amps::rt::autograd {
 
 // Each takes the op's complete, schema-ordered arguments and returns its outputs.
 Tensors decompose_dropout(Args& args);              // native_dropout, which keeps its mask
-Tensors decompose_max_pool2d(Args& args);           // max_pool2d_with_indices, which keeps argmaxes
 Tensors decompose_cross_entropy(Args& args);        // log_softmax + nll_loss (+ label smoothing)
 Tensors decompose_cosine_similarity(Args& args);
 Tensors decompose_cosine_embedding_loss(Args& args);

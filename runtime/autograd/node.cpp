@@ -126,8 +126,9 @@ void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_
   AutogradMeta& m = const_cast<Tensor&>(t).ensure_autograd_meta();
   m.grad_fn = node;
   m.output_nr = nr;
+  if (!m.retains_grad) return;
   if (node->retained.size() <= nr) node->retained.resize(nr + 1);
-  if (m.retains_grad) node->retained[nr] = t.impl_ptr();
+  node->retained[nr] = t.impl_ptr();
 }
 
 void connect_inputs(GradNode& node, const Tensors& inputs) {

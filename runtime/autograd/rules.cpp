@@ -158,79 +158,92 @@ template <typename F1, typename F2> Tensors addprod(C c, F1 d1, F2 d2) {
                  [&] { return scaled(d2(), alpha); });
 }
 
-// ---- convolution: both gradients are convolutions themselves (so double backward composes) ----
+// ---- convolution: the gradients are the backward ops (oneDNN's backward primitives), whose own rules
+// are convolutions again (forward or backward), so double backward composes ----
 int conv_dims(C c) { return int(c.sizes(1).size()) - 2; }
 O conv_op(int nd) { return nd == 1 ? O::conv1d : nd == 2 ? O::conv2d : O::conv3d; }
 O convt_op(int nd) { return nd == 1 ? O::conv_transpose1d : nd == 2 ? O::conv_transpose2d : O::conv_transpose3d; }
 
-// d/dweight of conv(x, w) = g: a grouped convolution of x with g where the batch is summed over
-// (x's channels become the batch, g's batch the input channels; stride and dilation swap roles).
-Tensor conv_weight_grad(const Tensor& x, const Tensor& g, const Dims& wsizes, const Dims& stride, const Dims& pad,
-                        const Dims& dil, int64_t G, int nd) {
-  const int64_t N = x.size(0), Ci = x.size(1) / G;
-  Dims xs{N, G, Ci}, perm{2, 1, 0}, flat{Ci, G * N};
-  for (int i = 0; i < nd; ++i) {
-    xs.push_back(x.size(2 + i));
-    perm.push_back(3 + i);
-    flat.push_back(x.size(2 + i));
-  }
-  Tensor xi = x.reshape(xs).permute(perm).reshape(flat);
-  Tensor r = op(conv_op(nd), xi, g.transpose(0, 1), IValue(), dil, pad, stride, G);
-  for (int i = 0; i < nd; ++i) r = r.narrow(2 + i, 0, wsizes[size_t(2 + i)]);
-  return r.transpose(0, 1);
-}
-
 struct ConvArgs {
   Dims stride, pad, dil, outpad;
   int64_t groups;
+  bool transposed;
 };
 
 ConvArgs conv_args(C c, int nd, bool transposed) {
-  if (!transposed) return {c.a.ints(3, size_t(nd)), c.a.ints(4, size_t(nd)), c.a.ints(5, size_t(nd)), {}, c.a.i64(6)};
-  return {c.a.ints(3, size_t(nd)), c.a.ints(4, size_t(nd)), c.a.ints(7, size_t(nd)), c.a.ints(5, size_t(nd)),
-          c.a.i64(6)};
+  const size_t n = size_t(nd);
+  if (!transposed) return {c.a.ints(3, n), c.a.ints(4, n), c.a.ints(5, n), {}, c.a.i64(6), false};
+  return {c.a.ints(3, n), c.a.ints(4, n), c.a.ints(7, n), c.a.ints(5, n), c.a.i64(6), true};
 }
 
-Tensors conv_rule(C c) {
+// The arguments of convolution_backward_input/_weight (stride at 3 ... groups at 8).
+ConvArgs backward_conv_args(C c) {
+  return {c.a.ints(3), c.a.ints(4), c.a.ints(5), c.a.ints(7), c.a.i64(8), c.a.boolean(6)};
+}
+
+// The forward op p describes (conv{N}d or conv_transpose{N}d) of batched [x] with [w] and [bias].
+Tensor conv_forward(const Tensor& x, const Tensor& w, const IValue& bias, const ConvArgs& p) {
+  const int nd = int(w.dim()) - 2;
+  if (!p.transposed) return op(conv_op(nd), x, w, bias, p.stride, p.pad, p.dil, p.groups);
+  return op(convt_op(nd), x, w, bias, p.stride, p.pad, p.outpad, p.groups, p.dil);
+}
+
+Tensor conv_input_grad(const Tensor& g, const Tensor& w, const Dims& in_sizes, const ConvArgs& p) {
+  return op(O::convolution_backward_input, g, w, in_sizes, p.stride, p.pad, p.dil, p.transposed, p.outpad, p.groups);
+}
+
+Tensors conv_weight_bias_grads(const Tensor& g, const Tensor& x, const Dims& w_sizes, const ConvArgs& p) {
+  return dispatch(O::convolution_backward_weight,
+                  Args{g, x, w_sizes, p.stride, p.pad, p.dil, p.transposed, p.outpad, p.groups});
+}
+
+// conv{N}d and conv_transpose{N}d: input, weight and bias gradients (weight and bias from one call).
+Tensors conv_rule(C c, bool transposed) {
   const int nd = conv_dims(c);
-  ConvArgs p = conv_args(c, nd, false);
+  const ConvArgs p = conv_args(c, nd, transposed);
   const bool unbatched = int(c.sizes(0).size()) == nd + 1;
   Tensor x = unbatched ? c.in(0).unsqueeze(0) : c.in(0), w = c.in(1), g = unbatched ? c.g().unsqueeze(0) : c.g();
-  Dims outpad;
-  for (int i = 0; i < nd; ++i) {
-    int64_t k = w.size(2 + i), used = (g.size(2 + i) - 1) * p.stride[size_t(i)] - 2 * p.pad[size_t(i)] +
-                                      p.dil[size_t(i)] * (k - 1) + 1;
-    outpad.push_back(x.size(2 + i) - used);
-  }
-  Dims batch_dims{0};
-  for (int i = 0; i < nd; ++i) batch_dims.push_back(2 + i);
-  auto fix = [&](Tensor t) { return unbatched ? t.squeeze(0) : t; };
-  return c.grads([&] { return fix(op(convt_op(nd), g, w, IValue(), p.stride, p.pad, outpad, p.groups, p.dil)); },
-                 [&] { return conv_weight_grad(x, g, w.sizes(), p.stride, p.pad, p.dil, p.groups, nd); },
-                 [&] { return sum(g, batch_dims); });
+  Tensors wb;
+  auto weight_bias = [&](size_t k) {
+    if (wb.empty()) wb = conv_weight_bias_grads(g, x, w.sizes(), p);
+    return wb[k];
+  };
+  return c.grads([&] {
+                   Tensor gx = conv_input_grad(g, w, x.sizes(), p);
+                   return unbatched ? gx.squeeze(0) : gx;
+                 },
+                 [&] { return weight_bias(0); }, [&] { return weight_bias(1); });
 }
 
-Tensors conv_transpose_rule(C c) {
-  const int nd = conv_dims(c);
-  ConvArgs p = conv_args(c, nd, true);
-  const bool unbatched = int(c.sizes(0).size()) == nd + 1;
-  Tensor x = unbatched ? c.in(0).unsqueeze(0) : c.in(0), w = c.in(1), g = unbatched ? c.g().unsqueeze(0) : c.g();
-  Dims batch_dims{0};
-  for (int i = 0; i < nd; ++i) batch_dims.push_back(2 + i);
-  auto fix = [&](Tensor t) { return unbatched ? t.squeeze(0) : t; };
-  return c.grads([&] { return fix(op(conv_op(nd), g, w, IValue(), p.stride, p.pad, p.dil, p.groups)); },
-                 [&] { return conv_weight_grad(g, x, w.sizes(), p.stride, p.pad, p.dil, p.groups, nd); },
-                 [&] { return sum(g, batch_dims); });
+// Both backward ops are linear in each argument: their gradients are the forward and the other backward op.
+Tensors conv_input_grad_rule(C c) {
+  const ConvArgs p = backward_conv_args(c);
+  Tensor g = c.in(0), w = c.in(1), gg = c.g();
+  return c.grads([&] { return conv_forward(gg, w, IValue(), p); },
+                 [&] { return conv_weight_bias_grads(g, gg, w.sizes(), p)[0]; });
 }
 
-// ---- pooling ----
+Tensors conv_weight_grad_rule(C c) {
+  const ConvArgs p = backward_conv_args(c);
+  Tensor g = c.in(0), x = c.in(1), ggw = c.g(0);
+  return c.grads([&] { return conv_forward(x, ggw, c.g(1), p); }, [&] { return conv_input_grad(g, ggw, x.sizes(), p); });
+}
+
+// ---- max pooling: the gradient goes to each window's argmax, found again in the saved input ----
 Tensors max_pool_rule(C c) {
-  const Dims& in = c.sizes(0);
-  Dims plane(in.begin(), in.end() - 2);
-  plane.push_back(in[in.size() - 2] * in.back());
-  Tensor g = c.g();
-  Tensor flat = op(O::scatter_add, zeros(plane, g.dtype(), g.device()), -1, c.out(1).flatten(-2), g.flatten(-2));
-  return {flat.reshape(in)};
+  return {op(O::max_pool2d_backward, c.g(), c.in(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2), c.a.ints(4, 2),
+             c.a.boolean(5))};
+}
+
+// d/dgrad_output: the incoming gradient read back at the argmaxes; the input only selects (no gradient).
+Tensors max_pool_backward_rule(C c) {
+  Tensor idx;
+  {
+    GradModeGuard no_grad(false);
+    idx = dispatch(O::max_pool2d_with_indices, Args{c.in(1), c.a.ints(2, 2), c.a.ints(3), c.a.ints(4, 2),
+                                                    c.a.ints(5, 2), c.a.boolean(6)})[1];
+  }
+  return c.grads([&] { return op(O::gather, c.g().flatten(-2), -1, idx.flatten(-2)).reshape(idx.sizes()); }, nullptr);
 }
 
 // ---- normalisation: d/dx of (x - mean) * rstd over [dims], given d/dxhat ----
@@ -642,11 +655,15 @@ void nn_rules(Table& t) {
   t[size_t(O::outer)] = {in_(0) | in_(1), [](C c) {
     return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
   t[size_t(O::linear)] = {in_(0) | in_(1), linear_rule};
-  for (O id : {O::conv1d, O::conv2d, O::conv3d}) t[size_t(id)] = {in_(0) | in_(1), conv_rule};
+  for (O id : {O::conv1d, O::conv2d, O::conv3d})
+    t[size_t(id)] = {in_(0) | in_(1), [](C c) { return conv_rule(c, false); }};
   for (O id : {O::conv_transpose1d, O::conv_transpose2d, O::conv_transpose3d})
-    t[size_t(id)] = {in_(0) | in_(1), conv_transpose_rule};
-  t[size_t(O::max_pool2d)] = {0, nullptr, decompose_max_pool2d};
-  t[size_t(O::max_pool2d_with_indices)] = {out_(1), max_pool_rule};
+    t[size_t(id)] = {in_(0) | in_(1), [](C c) { return conv_rule(c, true); }};
+  t[size_t(O::convolution_backward_input)] = {in_(0) | in_(1), conv_input_grad_rule};
+  t[size_t(O::convolution_backward_weight)] = {in_(0) | in_(1), conv_weight_grad_rule};
+  t[size_t(O::max_pool2d)] = {in_(0), max_pool_rule};
+  t[size_t(O::max_pool2d_with_indices)] = {in_(0), max_pool_rule};
+  t[size_t(O::max_pool2d_backward)] = {in_(1), max_pool_backward_rule};
   t[size_t(O::avg_pool2d)] = {0, [](C c) {
     return Tensors{op(O::avg_pool2d_backward, c.g(), c.sizes(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2),
                       c.a.boolean(4), c.a.boolean(5), c.a.opt_i64(6))}; }};

@@ -42,8 +42,12 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
   using C = compute_t<T>;
   const C al = alpha.to<C>();
   switch (op) {
-    case Bin::add: return map2<T, T>(o, x, y, [al](C a, C b) { return C(a + al * b); });
-    case Bin::sub: return map2<T, T>(o, x, y, [al](C a, C b) { return C(a - al * b); });
+    case Bin::add:
+      if (al == C(1)) return map2<T, T>(o, x, y, [](C a, C b) { return C(a + b); });
+      return map2<T, T>(o, x, y, [al](C a, C b) { return C(a + al * b); });
+    case Bin::sub:
+      if (al == C(1)) return map2<T, T>(o, x, y, [](C a, C b) { return C(a - b); });
+      return map2<T, T>(o, x, y, [al](C a, C b) { return C(a - al * b); });
     case Bin::mul: return map2<T, T>(o, x, y, [](C a, C b) { return C(a * b); });
     case Bin::div: return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
     case Bin::div_trunc:
@@ -109,11 +113,11 @@ Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace,
   Tensor x = a.tensor(0), y = a.tensor(1);
   const DType dt = compute_dtype_for(op, x, y);
   check_operands(op, a.op(), dt, y);
-  const Dims shape = broadcast_pair(x, y, op_name(a.op()));
+  Dims shape = broadcast_pair(x, y, op_name(a.op()));
   const DType out_dt = is_bool_result(op) ? DType::bool_ : dt;
   if (inplace) check_inplace(a.op(), x, out_dt, shape);
   const bool direct = inplace && out_dt == x.dtype();
-  Tensor out = direct ? x : Tensor::empty(shape, out_dt, kc.device);
+  Tensor out = direct ? x : Tensor::empty(std::move(shape), out_dt, kc.device);
   Tensor xc = cast(x, dt), yc = cast(y, dt);
   AMPS_DISPATCH_ALL(dt, T, [&] {
     if (is_bool_result(op)) compare<T>(op, out, xc, yc);

@@ -1,8 +1,7 @@
-// Reference convolution (plain and transposed, 1 to 3 spatial dims) and 2-D pooling in float64 loops.
+// Reference convolution (plain and transposed, 1 to 3 spatial dims) and 2-D average pooling in float64 loops.
 #include "runtime/backend/cpu/conv_pool_ref.hpp"
 
 #include <array>
-#include <cmath>
 
 #include "runtime/backend/cpu/loops.hpp"
 
@@ -75,21 +74,6 @@ void conv_t_plane(const Geo& g, int64_t cin_g, const double* x, const double* w,
     });
 }
 
-// Max over one dilated window (NaN wins, as PyTorch's); returns the value and its flat plane index.
-std::pair<double, int64_t> max_window(const double* x, int64_t H, int64_t W, int64_t h0, int64_t w0,
-                                      const dnnl_cpu::PoolParams& p) {
-  double best = -INFINITY;
-  int64_t at = -1;
-  for (int64_t kh = 0; kh < p.kernel[0]; ++kh)
-    for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
-      const int64_t h = h0 + kh * p.dilation[0], w = w0 + kw * p.dilation[1];
-      if (h < 0 || h >= H || w < 0 || w >= W) continue;
-      const double v = x[h * W + w];
-      if (at < 0 || v > best || std::isnan(v)) best = v, at = h * W + w;
-    }
-  return {best, at};
-}
-
 // Mean of one window with PyTorch's divisor: the override, else the window clipped to input + padding
 // (count_include_pad) or to the input.
 double avg_window(const double* x, int64_t H, int64_t W, int64_t h0, int64_t w0, const dnnl_cpu::PoolParams& p,
@@ -103,6 +87,19 @@ double avg_window(const double* x, int64_t H, int64_t W, int64_t h0, int64_t w0,
     for (int64_t w = w0; w < w1; ++w) s += x[h * W + w];
   const int64_t div = divisor_override ? *divisor_override : p.count_include_pad ? pool_size : (h1 - h0) * (w1 - w0);
   return s / double(div);
+}
+
+// out[c] = sum of [t]'s channel c over batch and space ([N, C, *] float64).
+void channel_sums(const Tensor& t, const Tensor& out) {
+  const int64_t C = t.size(1), sp = t.numel() / std::max<int64_t>(t.size(0) * C, 1);
+  const double* tp = t.data<double>();
+  double* o = out.data<double>();
+  for (int64_t c = 0; c < C; ++c) {
+    double s = 0;
+    for (int64_t n = 0; n < t.size(0); ++n)
+      for (int64_t q = 0; q < sp; ++q) s += tp[(n * C + c) * sp + q];
+    o[c] = s;
+  }
 }
 
 }  // namespace
@@ -125,25 +122,55 @@ void conv(const dnnl_cpu::ConvParams& p, const Tensor& x, const Tensor& w, const
   });
 }
 
+// The input gradient of a convolution is the transposed operation with the same weight and geometry
+// (and the other way round); the loops above bound every tap by the destination's shape.
+void conv_backward_data(const dnnl_cpu::ConvParams& p, const Tensor& g, const Tensor& w, const Tensor& grad_input) {
+  dnnl_cpu::ConvParams flipped = p;
+  flipped.transposed = !p.transposed;
+  conv(flipped, g, w, Tensor(), grad_input);
+}
+
+// grad_weight[i, j, k] = sum over batch and positions q of a[n, i, q] * b[n, group(i) * J + j, tap(q, k)],
+// where (a, b) = (grad_output, input) for a convolution and (input, grad_output) for a transposed one: the
+// side indexed by the weight's dim 0 and the side its taps land in.
+void conv_backward_weights(const dnnl_cpu::ConvParams& p, const Tensor& g, const Tensor& x, const Tensor& grad_weight,
+                           const Tensor& grad_bias) {
+  const Tensor& a = p.transposed ? x : g;
+  const Tensor& b = p.transposed ? g : x;
+  const Geo geo = geometry(p, b, grad_weight, a);
+  const int64_t N = a.size(0), I = grad_weight.size(0), J = grad_weight.size(1), per = I / p.groups;
+  const double *ap = a.data<double>(), *bp = b.data<double>();
+  double* wp = grad_weight.data<double>();
+  const int64_t work = std::max<int64_t>(1, N * vol(geo.out) * vol(geo.k));
+  parallel_for(I * J, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t lo, int64_t hi) {
+    for (int64_t ij = lo; ij < hi; ++ij) {
+      const int64_t i = ij / J, bc = i / per * J + ij % J;
+      for_box(geo.k, [&](const V3& kp) {
+        double acc = 0;
+        for (int64_t n = 0; n < N; ++n)
+          for_box(geo.out, [&](const V3& q) {
+            V3 t;
+            if (tap(geo, q, kp, geo.in, t))
+              acc += ap[(n * I + i) * vol(geo.out) + flat(q, geo.out)] * bp[(n * b.size(1) + bc) * vol(geo.in) + flat(t, geo.in)];
+          });
+        wp[ij * vol(geo.k) + flat(kp, geo.k)] = acc;
+      });
+    }
+  });
+  channel_sums(g, grad_bias);
+}
+
 void pool2d(const dnnl_cpu::PoolParams& p, std::optional<int64_t> divisor_override, const Tensor& x,
-            const Tensor& out, const Tensor& indices) {
+            const Tensor& out) {
   const int64_t H = x.size(2), W = x.size(3), OH = out.size(2), OW = out.size(3);
   const double* xp = x.data<double>();
   double* op = out.data<double>();
-  int64_t* ip = indices.defined() ? indices.data<int64_t>() : nullptr;
   const int64_t work = std::max<int64_t>(1, OH * OW * p.kernel[0] * p.kernel[1]);
   parallel_for(x.size(0) * x.size(1), std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
     for (int64_t plane = b; plane < e; ++plane)
       for (int64_t i = 0; i < OH * OW; ++i) {
         const int64_t h0 = i / OW * p.stride[0] - p.padding[0], w0 = i % OW * p.stride[1] - p.padding[1];
-        const double* xs = xp + plane * H * W;
-        if (!p.max) {
-          op[plane * OH * OW + i] = avg_window(xs, H, W, h0, w0, p, divisor_override);
-          continue;
-        }
-        auto [v, at] = max_window(xs, H, W, h0, w0, p);
-        op[plane * OH * OW + i] = v;
-        if (ip) ip[plane * OH * OW + i] = at;
+        op[plane * OH * OW + i] = avg_window(xp + plane * H * W, H, W, h0, w0, p, divisor_override);
       }
   });
 }

@@ -1,4 +1,4 @@
-// Reference convolution and 2-D pooling in plain float64 loops: the float64 kernels, and what the other
+// Reference convolution and 2-D average pooling in plain float64 loops: the float64 kernels, and what the other
 // dtypes' op tests compare against. PyTorch's window rules (padding, dilation, ceil mode, divisors).
 #pragma once
 
@@ -14,10 +14,16 @@ namespace amps::rt::cpu::ref {
 // transposed per [p]; all contiguous float64, [out] already shaped by PyTorch's output-size formula.
 void conv(const dnnl_cpu::ConvParams& p, const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& out);
 
-// 2-D max or average pooling of contiguous float64 x [N, C, H, W] into out [N, C, OH, OW]. Max pooling
-// writes flat per-plane argmax positions to [indices] (int64, out's shape) when it is defined; average
-// pooling divides by [divisor_override] when given.
+// The gradients of that convolution (any geometry [p] describes), all contiguous float64 and batched:
+// grad_input [N, C_in, *i] from grad_output [g] and [w]; grad_weight (w's shape) and grad_bias [C_out]
+// from [g] and the forward input [x].
+void conv_backward_data(const dnnl_cpu::ConvParams& p, const Tensor& g, const Tensor& w, const Tensor& grad_input);
+void conv_backward_weights(const dnnl_cpu::ConvParams& p, const Tensor& g, const Tensor& x, const Tensor& grad_weight,
+                           const Tensor& grad_bias);
+
+// 2-D average pooling of contiguous float64 x [N, C, H, W] into out [N, C, OH, OW], dividing by
+// [divisor_override] when given. (Max pooling has native loops for every dtype: pool_kernels.cpp.)
 void pool2d(const dnnl_cpu::PoolParams& p, std::optional<int64_t> divisor_override, const Tensor& x,
-            const Tensor& out, const Tensor& indices);
+            const Tensor& out);
 
 }  // namespace amps::rt::cpu::ref

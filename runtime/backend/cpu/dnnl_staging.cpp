@@ -1,41 +1,34 @@
 // f32<->bf16/f16 conversion and staging of arguments whose dtype or layout a primitive cannot take.
 #include "runtime/backend/cpu/dnnl_staging.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "runtime/backend/cpu/dnnl_detail.hpp"
+#include "runtime/half.hpp"
 
 namespace amps::rt::dnnl_cpu::detail {
 
 namespace {
 
-uint32_t bits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  return x;
-}
-
-float from_bits(uint32_t x) {
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
-
-// Tag types so that one template converts rows between all three element types.
-struct Bf16 { uint16_t v; };
-struct F16 { uint16_t v; };
-float load(float x) { return x; }
-float load(Bf16 x) { return bf16_to_f32(x.v); }
-float load(F16 x) { return f16_to_f32(x.v); }
-void store(float* p, float x) { *p = x; }
-void store(Bf16* p, float x) { p->v = f32_to_bf16(x); }
-void store(F16* p, float x) { p->v = f32_to_f16(x); }
-
+// Rows of one conversion: contiguous runs go through the vectorised bulk converters of runtime/half
+// (the one implementation of the roundings), strided ones element by element through the same
+// scalar functions.
 template <class S, class D>
 void convert_row(const void* src, int64_t ss, void* dst, int64_t ds, int64_t n) {
   const S* s = static_cast<const S*>(src);
   D* d = static_cast<D*>(dst);
-  for (int64_t i = 0; i < n; ++i) store(d + i * ds, load(s[i * ss]));
+  if (ss == 1 && ds == 1) {
+    if constexpr (std::is_same_v<S, D>) return void(std::memcpy(d, s, size_t(n) * sizeof(S)));
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<D, BFloat16>) return convert_float_to_bf16(s, d, n);
+    if constexpr (std::is_same_v<S, BFloat16> && std::is_same_v<D, float>) return convert_bf16_to_float(s, d, n);
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<D, Half>) return convert_float_to_half(s, d, n);
+    if constexpr (std::is_same_v<S, Half> && std::is_same_v<D, float>) return convert_half_to_float(s, d, n);
+  }
+  for (int64_t i = 0; i < n; ++i) d[i * ds] = D(float(s[i * ss]));
 }
 
 using RowFn = void (*)(const void*, int64_t, void*, int64_t, int64_t);
@@ -44,8 +37,8 @@ template <class S>
 RowFn row_fn_to(DnnlType d) {
   switch (d) {
     case DnnlType::f32: return convert_row<S, float>;
-    case DnnlType::bf16: return convert_row<S, Bf16>;
-    case DnnlType::f16: return convert_row<S, F16>;
+    case DnnlType::bf16: return convert_row<S, BFloat16>;
+    case DnnlType::f16: return convert_row<S, Half>;
   }
   return nullptr;
 }
@@ -53,8 +46,8 @@ RowFn row_fn_to(DnnlType d) {
 RowFn row_fn(DnnlType s, DnnlType d) {
   switch (s) {
     case DnnlType::f32: return row_fn_to<float>(d);
-    case DnnlType::bf16: return row_fn_to<Bf16>(d);
-    case DnnlType::f16: return row_fn_to<F16>(d);
+    case DnnlType::bf16: return row_fn_to<BFloat16>(d);
+    case DnnlType::f16: return row_fn_to<Half>(d);
   }
   return nullptr;
 }
@@ -63,63 +56,80 @@ char* at(const DnnlArg& a, int64_t off) {
   return static_cast<char*>(a.data) + off * dnnl_type_size(a.dt);
 }
 
+// Conversions below this many elements stay on the calling thread (an OpenMP fork costs microseconds).
+constexpr int64_t kParallelElems = 32768;
+
+// The iteration space of one copy: dims (innermost last) with both sides' strides, size-1 dims dropped
+// and neighbours merged where both sides are dense across them, so dense copies are a single row.
+struct Walk {
+  Dims dims, ss, ds;
+};
+
+Walk walk_of(const DnnlArg& s, const DnnlArg& d) {
+  Walk w;
+  for (size_t k = 0; k < s.dims.size(); ++k) {
+    if (s.dims[k] == 1) continue;
+    if (!w.dims.empty() && w.ss.back() == s.dims[k] * s.strides[k] && w.ds.back() == s.dims[k] * d.strides[k]) {
+      w.dims.back() *= s.dims[k], w.ss.back() = s.strides[k], w.ds.back() = d.strides[k];
+      continue;
+    }
+    w.dims.push_back(s.dims[k]), w.ss.push_back(s.strides[k]), w.ds.push_back(d.strides[k]);
+  }
+  if (w.dims.empty()) w.dims = {1}, w.ss = {1}, w.ds = {1};
+  return w;
+}
+
+// Rows [r0, r1) of [w] (a row is a run of the innermost dim): offsets from the row number once, then
+// an odometer over the outer dims.
+void convert_rows(const Walk& w, RowFn fn, const DnnlArg& s, const DnnlArg& d, int64_t r0, int64_t r1) {
+  const size_t outer = w.dims.size() - 1;
+  std::vector<int64_t> idx(outer, 0);
+  int64_t so = 0, dof = 0;
+  for (size_t k = outer, r = size_t(r0); k-- > 0;) {
+    idx[k] = int64_t(r % size_t(w.dims[k])), r /= size_t(w.dims[k]);
+    so += idx[k] * w.ss[k], dof += idx[k] * w.ds[k];
+  }
+  for (int64_t row = r0; row < r1; ++row) {
+    fn(at(s, so), w.ss.back(), at(d, dof), w.ds.back(), w.dims.back());
+    for (size_t k = outer; k-- > 0;) {
+      if (++idx[k] < w.dims[k]) {
+        so += w.ss[k], dof += w.ds[k];
+        break;
+      }
+      so -= w.ss[k] * (w.dims[k] - 1), dof -= w.ds[k] * (w.dims[k] - 1);
+      idx[k] = 0;
+    }
+  }
+}
+
 }  // namespace
 
-uint16_t f32_to_bf16(float f) {
-  uint32_t x = bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40);  // quiet NaN
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
+uint16_t f32_to_bf16(float f) { return float_to_bf16_bits(f); }
+float bf16_to_f32(uint16_t h) { return bf16_bits_to_float(h); }
+uint16_t f32_to_f16(float f) { return float_to_half_bits(f); }
+float f16_to_f32(uint16_t h) { return half_bits_to_float(h); }
 
-float bf16_to_f32(uint16_t h) { return from_bits(static_cast<uint32_t>(h) << 16); }
-
-uint16_t f32_to_f16(float f) {
-  uint32_t x = bits(f);
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  x &= 0x7fffffffu;
-  if (x > 0x7f800000u) return sign | 0x7e00;        // NaN
-  if (x >= 0x477ff000u) return sign | 0x7c00;       // rounds to or beyond 65520: infinity
-  if (x < 0x38800000u) {                            // below 2^-14: f16 subnormal or zero
-    // Adding 0.5 aligns f32's ulp (2^-24 at 0.5) with the f16 subnormal step: the FPU rounds.
-    uint32_t r = bits(from_bits(x) + 0.5f) - 0x3f000000u;
-    return static_cast<uint16_t>(sign | r);
-  }
-  x += (static_cast<uint32_t>(15 - 127) << 23) + 0xfffu + ((x >> 13) & 1u);
-  return static_cast<uint16_t>(sign | (x >> 13));
-}
-
-float f16_to_f32(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f) return from_bits(sign | 0x7f800000u | (m << 13));
-  if (e == 0) {
-    float v = static_cast<float>(m) * 5.9604644775390625e-8f;  // m * 2^-24, exact
-    return sign ? -v : v;
-  }
-  return from_bits(sign | ((e + 112) << 23) | (m << 13));
-}
-
+// Large copies are split over the OpenMP threads: by rows, or a single long row by element ranges.
 void copy_convert(const DnnlArg& src_in, const DnnlArg& dst_in) {
   const DnnlArg s = explicit_strides(src_in), d = explicit_strides(dst_in);
   const int64_t n = numel(s.dims);
   if (n == 0) return;
-  const size_t nd = s.dims.size();
-  if (nd == 0) return row_fn(s.dt, d.dt)(s.data, 0, d.data, 0, 1);
-  const int64_t inner = s.dims.back(), si = s.strides.back(), di = d.strides.back();
-  RowFn fn = row_fn(s.dt, d.dt);
-  std::vector<int64_t> idx(nd, 0);
-  int64_t so = 0, dof = 0;  // element offsets of the current row
-  for (int64_t row = 0; row < n / inner; ++row) {
-    fn(at(s, so), si, at(d, dof), di, inner);
-    for (size_t k = nd - 1; k-- > 0;) {  // odometer over every dim but the last
-      if (++idx[k] < s.dims[k]) {
-        so += s.strides[k], dof += d.strides[k];
-        break;
-      }
-      so -= s.strides[k] * (s.dims[k] - 1), dof -= d.strides[k] * (s.dims[k] - 1);
-      idx[k] = 0;
-    }
+  const Walk w = walk_of(s, d);
+  const RowFn fn = row_fn(s.dt, d.dt);
+  const int64_t inner = w.dims.back(), rows = n / inner;
+  int threads = n < kParallelElems || omp_in_parallel() ? 1 : omp_get_max_threads();
+  if (rows > 1) threads = int(std::min<int64_t>(threads, rows));
+  if (threads == 1) return convert_rows(w, fn, s, d, 0, rows);
+  if (rows > 1) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; ++t) convert_rows(w, fn, s, d, rows * t / threads, rows * (t + 1) / threads);
+    return;
+  }
+  const int64_t ss = w.ss.back(), ds = w.ds.back();
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int t = 0; t < threads; ++t) {
+    const int64_t b = inner * t / threads / 16 * 16, e = t + 1 == threads ? inner : inner * (t + 1) / threads / 16 * 16;
+    if (e > b) fn(at(s, b * ss), ss, at(d, b * ds), ds, e - b);
   }
 }
 

@@ -59,7 +59,9 @@ template <typename F> void for_each_run_range(const LoopPlan& p, int64_t begin, 
     fn(ptrs.data(), inner.data(), int64_t(1));
     return;
   }
-  std::vector<int64_t> idx(static_cast<size_t>(nd));
+  int64_t idx_inline[8];
+  std::vector<int64_t> idx_heap(nd > 8 ? size_t(nd) : 0);
+  int64_t* idx = nd > 8 ? idx_heap.data() : idx_inline;
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
     idx[size_t(d)] = rem % p.shape[size_t(d)];
@@ -83,6 +85,30 @@ template <typename F> void for_each_run_range(const LoopPlan& p, int64_t begin, 
 // Runs [fn] over every run of [p], in parallel when the plan is large.
 template <typename F> void for_each_run(const LoopPlan& p, F&& fn) {
   parallel_for(p.numel, kParallelGrain, [&](int64_t b, int64_t e) { for_each_run_range(p, b, e, fn); });
+}
+
+// The common case without a plan: every input is contiguous with [out]'s shape, or one element
+// (read with stride 0), and [out] is contiguous: [fn] gets one run per thread over the flat range.
+// Returns false when a full plan is needed.
+template <typename F> bool for_each_flat_run(const Tensor& out, std::initializer_list<const Tensor*> inputs, F&& fn) {
+  if (!out.is_contiguous()) return false;
+  std::array<char*, kMaxOperands> base{};
+  std::array<int64_t, kMaxOperands> strides{};
+  base[0] = static_cast<char*>(out.raw_data());
+  strides[0] = int64_t(out.element_size());
+  size_t k = 1;
+  for (const Tensor* t : inputs) {
+    if (t->numel() == 1) strides[k] = 0;
+    else if (t->is_contiguous() && t->sizes() == out.sizes()) strides[k] = int64_t(t->element_size());
+    else return false;
+    base[k++] = static_cast<char*>(t->raw_data());
+  }
+  parallel_for(out.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
+    std::array<char*, kMaxOperands> ptrs = base;
+    for (size_t j = 0; j < k; ++j) ptrs[j] += b * strides[j];
+    fn(ptrs.data(), strides.data(), e - b);
+  });
+  return true;
 }
 
 // ---- typed chunk helpers: compute type C (float for half types), storage type T ----
@@ -146,20 +172,20 @@ void map_run(char** ptrs, const int64_t* s, int64_t n, Op& op) {
 // out = op(a), op(a, b), op(a, b, c) elementwise with inputs broadcast to out's shape. All inputs share
 // storage type TIn (callers cast mixed dtypes to the common dtype first); results are stored as TOut.
 template <typename TOut, typename TIn, typename Op> void map1(const Tensor& out, const Tensor& a, Op op) {
-  LoopPlan p = make_loop_plan(out, {&a});
-  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 1>(ptrs, s, m, op); });
+  auto run = [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 1>(ptrs, s, m, op); };
+  if (!for_each_flat_run(out, {&a}, run)) for_each_run(make_loop_plan(out, {&a}), run);
 }
 
 template <typename TOut, typename TIn, typename Op>
 void map2(const Tensor& out, const Tensor& a, const Tensor& b, Op op) {
-  LoopPlan p = make_loop_plan(out, {&a, &b});
-  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 2>(ptrs, s, m, op); });
+  auto run = [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 2>(ptrs, s, m, op); };
+  if (!for_each_flat_run(out, {&a, &b}, run)) for_each_run(make_loop_plan(out, {&a, &b}), run);
 }
 
 template <typename TOut, typename TIn, typename Op>
 void map3(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, Op op) {
-  LoopPlan p = make_loop_plan(out, {&a, &b, &c});
-  for_each_run(p, [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 3>(ptrs, s, m, op); });
+  auto run = [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 3>(ptrs, s, m, op); };
+  if (!for_each_flat_run(out, {&a, &b, &c}, run)) for_each_run(make_loop_plan(out, {&a, &b, &c}), run);
 }
 
 }  // namespace amps::rt::cpu

@@ -1,10 +1,14 @@
-// CPU kernels for max/avg pooling (oneDNN for float32/bfloat16/float16, float64 reference loops, which also
-// serve divisor_override) and adaptive average pooling (loops).
+// CPU kernels for 2-D pooling: max pooling (forward, argmax indices, backward) in native loops over every
+// float dtype; average pooling on oneDNN for float32/bfloat16/float16 and float64 reference loops (which
+// also serve divisor_override); adaptive average pooling (loops).
 #include <cmath>
+#include <cstring>
+#include <memory>
 
 #include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_pool.hpp"
+#include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -28,16 +32,17 @@ struct Pool {
   std::optional<int64_t> divisor;  // avg_pool2d's divisor_override
 };
 
-Pool read_pool(const ArgReader& a, bool max) {
+// The pooling arguments of [a] whose input tensor is argument [first] (max_pool2d_backward: 1).
+Pool read_pool(const ArgReader& a, bool max, size_t first = 0) {
   Pool r;
-  r.input = a.tensor(0);
-  r.p.kernel = a.ints(1, 2);
-  Dims stride = a.ints(2);
+  r.input = a.tensor(first);
+  r.p.kernel = a.ints(first + 1, 2);
+  Dims stride = a.ints(first + 2);
   r.p.stride = stride.empty() ? r.p.kernel : expand_param(stride, 2, op_name(a.op()), "stride");
-  r.p.padding = a.ints(3, 2);
+  r.p.padding = a.ints(first + 3, 2);
   r.p.max = max;
-  r.p.dilation = max ? a.ints(4, 2) : Dims{1, 1};
-  r.ceil_mode = a.boolean(max ? 5 : 4);
+  r.p.dilation = max ? a.ints(first + 4, 2) : Dims{1, 1};
+  r.ceil_mode = a.boolean(first + (max ? 5 : 4));
   if (!max) r.p.count_include_pad = a.boolean(5);
   if (!max) r.divisor = a.opt_i64(6);
   AMPS_CHECK(!r.divisor || *r.divisor != 0, "divisor must be not zero");
@@ -62,51 +67,144 @@ Dims pool_shape(OpId op, const Pool& pl, const Tensor& x) {
   return shape;
 }
 
-struct PoolOut {
-  Tensor out, indices;  // indices: max pooling's flat per-plane argmax, when asked for
-};
-
-PoolOut dnnl_pool(const Pool& pl, const Tensor& x, const Dims& shape, Device dev, bool want_indices) {
-  Tensor out = Tensor::empty(shape, x.dtype(), dev), ws, idx;
-  if (want_indices) {
-    ws = Tensor::empty({dnnl_cpu::pool_workspace_bytes(pl.p, dnnl_arg(x), dnnl_arg(out))}, DType::bool_, dev);
-    idx = Tensor::empty(shape, DType::int64, dev);
-  }
-  if (out.numel() == 0) return {out, idx};
-  dnnl_cpu::pool_forward(pl.p, dnnl_arg(x), dnnl_arg(out), ws.defined() ? ws.raw_data() : nullptr);
-  if (want_indices) dnnl_cpu::pool_indices(pl.p, x.sizes(), shape, ws.raw_data(), idx.data<int64_t>());
-  return {out, idx};
-}
-
-// The float64 loops; other dtypes (divisor_override) compute in float64 and round once.
-PoolOut ref_pool(const Pool& pl, const Tensor& x, const Dims& shape, Device dev, bool want_indices) {
-  Tensor out = Tensor::empty(shape, DType::float64, dev);
-  Tensor idx = want_indices ? Tensor::empty(shape, DType::int64, dev) : Tensor();
-  ref::pool2d(pl.p, pl.divisor, contiguous(cast(x, DType::float64)), out, idx);
-  return {cast(out, x.dtype()), idx};
-}
-
-// Runs the pool on a batched [N, C, H, W] view of the input; unbatched inputs get their dim back.
-PoolOut run_pool(OpId op, const Pool& pl, Device dev, bool want_indices) {
+// Average pooling on oneDNN (float32/bfloat16/float16) or the float64 loops (float64, divisor_override:
+// other dtypes compute in float64 and round once); unbatched inputs get their batch dim back.
+Tensor run_avg_pool(OpId op, const Pool& pl, Device dev) {
   Tensor x = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
   Dims shape = pool_shape(op, pl, x);
-  const bool ref = x.dtype() == DType::float64 || pl.divisor.has_value();
-  PoolOut r = ref ? ref_pool(pl, x, shape, dev, want_indices) : dnnl_pool(pl, x, shape, dev, want_indices);
-  if (pl.input.dim() != 3) return r;
-  return {native::squeeze(r.out, {0}), r.indices.defined() ? native::squeeze(r.indices, {0}) : Tensor()};
+  Tensor out;
+  if (x.dtype() == DType::float64 || pl.divisor.has_value()) {
+    Tensor o64 = Tensor::empty(shape, DType::float64, dev);
+    ref::pool2d(pl.p, pl.divisor, contiguous(cast(x, DType::float64)), o64);
+    out = cast(o64, x.dtype());
+  } else {
+    out = Tensor::empty(shape, x.dtype(), dev);
+    if (out.numel() > 0) dnnl_cpu::pool_forward(pl.p, dnnl_arg(x), dnnl_arg(out), nullptr);
+  }
+  return pl.input.dim() == 3 ? native::squeeze(out, {0}) : out;
 }
 
-Tensors k_max_pool2d(const ArgReader& a, const KernelContext& kc) {
-  return {run_pool(a.op(), read_pool(a, true), kc.device, false).out};
+// ---- max pooling: planes of [H, W], one task per plane; values are compared in the compute type and
+// copied (never rounded). Forward, indices and backward find a window's argmax with the same scan, so
+// max_pool2d_backward routes gradients exactly where max_pool2d_with_indices points.
+struct MaxGeo {
+  int64_t H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t planes;
+  // Windows of distinct outputs share no input element: the backward writes instead of accumulating.
+  bool disjoint() const { return sh >= (kh - 1) * dh + 1 && sw >= (kw - 1) * dw + 1; }
+};
+
+MaxGeo max_geo(const Pool& pl, const Tensor& x, const Dims& out_shape) {
+  const int64_t H = x.size(-2), W = x.size(-1);
+  const dnnl_cpu::PoolParams& p = pl.p;
+  return {H, W, out_shape[out_shape.size() - 2], out_shape.back(), p.kernel[0], p.kernel[1], p.stride[0],
+          p.stride[1], p.padding[0], p.padding[1], p.dilation[0], p.dilation[1], x.numel() / std::max<int64_t>(H * W, 1)};
 }
 
-Tensors k_max_pool2d_with_indices(const ArgReader& a, const KernelContext& kc) {
-  PoolOut r = run_pool(a.op(), read_pool(a, true), kc.device, true);
-  return {r.out, r.indices};
+// Flat plane index of the max of output (oh, ow)'s window: PyTorch's row-major scan, where a larger value
+// or a NaN takes over (so NaN propagates). Every window holds an input element (padding <= kernel / 2).
+template <typename T> int64_t window_argmax(const T* x, const MaxGeo& g, int64_t oh, int64_t ow) {
+  using C = compute_t<T>;
+  const int64_t h0 = oh * g.sh - g.ph, w0 = ow * g.sw - g.pw;
+  int64_t at = -1;
+  C best = C(0);
+  for (int64_t i = 0, h = h0; i < g.kh; ++i, h += g.dh) {
+    if (h < 0 || h >= g.H) continue;
+    for (int64_t j = 0, w = w0; j < g.kw; ++j, w += g.dw) {
+      if (w < 0 || w >= g.W) continue;
+      const C v = C(x[h * g.W + w]);
+      if (at < 0 || v > best || v != v) best = v, at = h * g.W + w;
+    }
+  }
+  return at;
+}
+
+// Runs f(plane) over all planes, in parallel when there is enough work.
+template <typename F> void for_planes(const MaxGeo& g, F&& f) {
+  const int64_t work = std::max<int64_t>(1, g.OH * g.OW * g.kh * g.kw);
+  parallel_for(g.planes, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) f(p);
+  });
+}
+
+// out (and idx, when given) from the contiguous input [x].
+template <typename T> void max_pool_forward(const Tensor& x, const MaxGeo& g, const Tensor& out, int64_t* idx) {
+  const T* xp = x.data<T>();
+  T* op = out.data<T>();
+  for_planes(g, [&](int64_t p) {
+    const T* plane = xp + p * g.H * g.W;
+    const int64_t base = p * g.OH * g.OW;
+    for (int64_t oh = 0; oh < g.OH; ++oh)
+      for (int64_t ow = 0; ow < g.OW; ++ow) {
+        const int64_t at = window_argmax(plane, g, oh, ow), o = base + oh * g.OW + ow;
+        op[o] = plane[at];
+        if (idx) idx[o] = at;
+      }
+  });
+}
+
+// grad_input from the contiguous input [x] and grad_output [go]: each output's gradient goes to its
+// window's argmax. Overlapping windows accumulate per plane in float64 and round once.
+template <typename T> void max_pool_backward(const Tensor& x, const Tensor& go, const MaxGeo& g, const Tensor& gi) {
+  const T *xp = x.data<T>(), *gp = go.data<T>();
+  T* ip = gi.data<T>();
+  const int64_t hw = g.H * g.W, ohw = g.OH * g.OW;
+  const bool disjoint = g.disjoint();
+  for_planes(g, [&](int64_t p) {
+    const T* plane = xp + p * hw;
+    T* dst = ip + p * hw;
+    if (disjoint) {
+      std::memset(static_cast<void*>(dst), 0, size_t(hw) * sizeof(T));
+      for (int64_t o = 0; o < ohw; ++o) dst[window_argmax(plane, g, o / g.OW, o % g.OW)] = gp[p * ohw + o];
+      return;
+    }
+    std::unique_ptr<double[]> acc(new double[size_t(hw)]());
+    for (int64_t o = 0; o < ohw; ++o) acc[size_t(window_argmax(plane, g, o / g.OW, o % g.OW))] += double(gp[p * ohw + o]);
+    for (int64_t i = 0; i < hw; ++i) dst[i] = T(acc[size_t(i)]);
+  });
+}
+
+// The output shape of max pooling [pl] (3-D for an unbatched input).
+Dims max_out_shape(OpId op, const Pool& pl) {
+  Tensor x = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
+  Dims shape = pool_shape(op, pl, x);
+  if (pl.input.dim() == 3) shape.erase(shape.begin());
+  return shape;
+}
+
+Tensors max_pool(const ArgReader& a, const KernelContext& kc, bool want_indices) {
+  Pool pl = read_pool(a, true);
+  Dims shape = max_out_shape(a.op(), pl);
+  Tensor x = contiguous(pl.input), out = Tensor::empty(shape, x.dtype(), kc.device);
+  Tensor idx = want_indices ? Tensor::empty(shape, DType::int64, kc.device) : Tensor();
+  const MaxGeo g = max_geo(pl, x, shape);
+  if (out.numel() > 0)
+    AMPS_DISPATCH_FLOAT(x.dtype(), "max_pool2d", T, [&] {
+      max_pool_forward<T>(x, g, out, want_indices ? idx.data<int64_t>() : nullptr);
+    });
+  return want_indices ? Tensors{out, idx} : Tensors{out};
+}
+
+Tensors k_max_pool2d(const ArgReader& a, const KernelContext& kc) { return max_pool(a, kc, false); }
+Tensors k_max_pool2d_with_indices(const ArgReader& a, const KernelContext& kc) { return max_pool(a, kc, true); }
+
+// max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation, ceil_mode)
+Tensors k_max_pool2d_backward(const ArgReader& a, const KernelContext& kc) {
+  Pool pl = read_pool(a, true, 1);
+  Dims shape = max_out_shape(a.op(), pl);
+  Tensor go = a.tensor(0);
+  AMPS_CHECK(go.sizes() == shape, "max_pool2d_backward: grad_output has shape {}, expected {}",
+             format_shape(go.sizes()), format_shape(shape));
+  go = contiguous(go);
+  Tensor x = contiguous(cast(pl.input, go.dtype())), gi = Tensor::empty(x.sizes(), go.dtype(), kc.device);
+  const MaxGeo g = max_geo(pl, x, shape);
+  if (gi.numel() > 0)
+    AMPS_DISPATCH_FLOAT(gi.dtype(), "max_pool2d_backward", T, [&] { max_pool_backward<T>(x, go, g, gi); });
+  return {gi};
 }
 
 Tensors k_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
-  return {run_pool(a.op(), read_pool(a, false), kc.device, false).out};
+  return {run_avg_pool(a.op(), read_pool(a, false), kc.device)};
 }
 
 // Adaptive average pooling: output cell i covers [floor(i*in/out), ceil((i+1)*in/out)).
@@ -139,6 +237,7 @@ void register_pool_kernels(KernelTable& t) {
   const uint32_t types = kFloatDTypes;
   t.add(OpId::max_pool2d, k_max_pool2d, types);
   t.add(OpId::max_pool2d_with_indices, k_max_pool2d_with_indices, types);
+  t.add(OpId::max_pool2d_backward, k_max_pool2d_backward, types);
   t.add(OpId::avg_pool2d, k_avg_pool2d, types);
   t.add(OpId::adaptive_avg_pool2d, k_adaptive_avg_pool2d, kFloatDTypes);
 }

@@ -65,7 +65,6 @@ Tensors svd_projector(Args& a) {
   return {matmul(W, mT(W))};
 }
 
-
 std::vector<Sample> samples() {
   const IValue none;
   auto T = [](Rand& r, Dims s) { return r.uniform(s); };
@@ -290,6 +289,31 @@ std::vector<Sample> samples() {
       {"adaptive_avg_pool2d_backward", O::adaptive_avg_pool2d_backward, [=](Rand& r) {
          return Args{T(r, {1, 2, 3, 4}), Dims{1, 2, 5, 7}};
        }},
+      {"max_pool2d_backward", O::max_pool2d_backward, [=](Rand& r) {
+         return Args{T(r, {1, 2, 3, 2}), T(r, {1, 2, 6, 5}), Dims{2, 2}, Dims{}, Dims{0}, Dims{1}, false};
+       }},
+      {"max_pool2d_backward_overlap", O::max_pool2d_backward, [=](Rand& r) {
+         return Args{T(r, {2, 3, 3}), T(r, {2, 5, 6}), Dims{3, 2}, Dims{2, 2}, Dims{1, 0}, Dims{1}, true};
+       }},
+      {"convolution_backward_input", O::convolution_backward_input, [=](Rand& r) {
+         return Args{T(r, {2, 3, 4, 2}), T(r, {3, 2, 3, 2}), Dims{2, 2, 6, 5}, Dims{1, 2}, Dims{1, 0}, Dims{2, 1}, false,
+                     Dims{}, int64_t(1)};
+       }},
+      {"convolution_backward_input_transposed", O::convolution_backward_input, [=](Rand& r) {
+         return Args{T(r, {1, 3, 7, 6}), T(r, {2, 3, 2, 3}), Dims{1, 2, 3, 4}, Dims{2, 1}, Dims{0, 1}, Dims{1, 2}, true,
+                     Dims{1, 0}, int64_t(1)};
+       }},
+      {"convolution_backward_weight", O::convolution_backward_weight, [=](Rand& r) {
+         return Args{T(r, {2, 3, 4, 2}), T(r, {2, 2, 6, 5}), Dims{3, 2, 3, 2}, Dims{1, 2}, Dims{1, 0}, Dims{2, 1}, false,
+                     Dims{}, int64_t(1)};
+       }},
+      {"convolution_backward_weight_grouped", O::convolution_backward_weight, [=](Rand& r) {
+         return Args{T(r, {2, 6, 4}), T(r, {2, 4, 7}), Dims{6, 2, 3}, Dims{2}, Dims{1}, Dims{1}, false, Dims{}, int64_t(2)};
+       }},
+      {"convolution_backward_weight_transposed", O::convolution_backward_weight, [=](Rand& r) {
+         return Args{T(r, {1, 3, 7, 6}), T(r, {1, 2, 3, 4}), Dims{2, 3, 2, 3}, Dims{2, 1}, Dims{0, 1}, Dims{1, 2}, true,
+                     Dims{1, 0}, int64_t(1)};
+       }},
   };
   return v;
 }
@@ -470,7 +494,11 @@ const std::set<std::string> kSecondOrder = {
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
     "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     // linear algebra rules are compositions of differentiable ops too
-    "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values"};
+    "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
+    // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
+    "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap",
+    "convolution_backward_input", "convolution_backward_input_transposed", "convolution_backward_weight",
+    "convolution_backward_weight_grouped", "convolution_backward_weight_transposed"};
 
 std::vector<Sample> second_order_samples() {
   std::vector<Sample> r;
@@ -531,7 +559,8 @@ TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
     EXPECT_NE(autograd::rule_for(id), nullptr) << op_id_name(id) << " has no gradient rule";
     EXPECT_TRUE(sampled.count(id)) << op_id_name(id) << " has no gradcheck sample";
   }
-  for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward})
+  for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward,
+               O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight})
     EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);
 }
 

@@ -182,6 +182,11 @@ void conv_pool_family() {
     Tensor img = X({1, 2, 4, 4}, dt);
     run(OpId::max_pool2d, {img, Dims{2}});
     run(OpId::max_pool2d_with_indices, {img, Dims{2}});
+    run(OpId::max_pool2d_backward, {X({1, 2, 2, 2}, dt), img, Dims{2}, Dims{}, Dims{0}, Dims{1}, false});
+    for (OpId op : {OpId::convolution_backward_input, OpId::convolution_backward_weight})
+      run(op, {X({1, 3, 4, 3}, dt), op == OpId::convolution_backward_input ? X({3, 2, 2, 2}, dt) : X({1, 2, 5, 4}, dt),
+               op == OpId::convolution_backward_input ? Dims{1, 2, 5, 4} : Dims{3, 2, 2, 2}, Dims{1}, Dims{0}, Dims{1},
+               false, Dims{}, int64_t(1)});
     run(OpId::avg_pool2d, {img, Dims{2}});
     run(OpId::avg_pool2d, {img, Dims{2}, Dims{}, Dims{0}, false, true, int64_t(3)});
     run(OpId::adaptive_avg_pool2d, {img, Dims{3}});
