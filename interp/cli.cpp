@@ -15,6 +15,8 @@
 #include "interp/ast_printer.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
+#include "interp/embed/handles.hpp"
+#include "runtime/error.hpp"
 #include "stdlib/install.hpp"
 #include "interp/repl.hpp"
 
@@ -67,7 +69,8 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
   cfg.script_args = std::move(script_args);
   cfg.trace_casts = opt.trace_casts;
   Interp in(std::move(cfg));
-  stdlib::install_stdlib(in);
+  amps_status installed = stdlib::install_stdlib(embed::handle_of(in));
+  AMPS_ASSERT(installed == AMPS_OK, "installing the stdlib failed: {}", amps_last_error(embed::handle_of(in))->message);
   g_running = &in;
   try {
     in.run(src);

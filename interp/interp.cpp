@@ -163,6 +163,11 @@ Value Interp::lookup_global(std::string_view name) {
   return b >= 0 ? builtins_[b] : Value::undef();
 }
 
+Value Interp::lookup_builtin(std::string_view name) {
+  int64_t b = builtin_names_.find(intern(name));
+  return b >= 0 && size_t(b) < builtins_.size() ? builtins_[size_t(b)] : Value::undef();
+}
+
 void Interp::set_global(std::string_view name, Value v) {
   auto it = main_scope_.slots.find(intern(name));
   if (it == main_scope_.slots.end() || it->second >= main_env_->slots.size()) return def_global(name, std::move(v));

@@ -99,6 +99,8 @@ class Interp {
   const BuiltinNames& builtin_names() const { return builtin_names_; }
   // Current value of a builtin or a main-module global, or undef.
   Value lookup_global(std::string_view name);
+  // Current value of a builtin, ignoring main-module globals that shadow it, or undef.
+  Value lookup_builtin(std::string_view name);
   // Assigns a main-module global the scripts declared, else defines a builtin (seen by later runs).
   void set_global(std::string_view name, Value v);
   // Names visible at top level (main-module globals and builtins), for REPL completion.

@@ -13,6 +13,8 @@
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
 #include "interp/repl_commands.hpp"
+#include "interp/embed/handles.hpp"
+#include "runtime/error.hpp"
 #include "stdlib/install.hpp"
 
 namespace amps::interp {
@@ -121,7 +123,8 @@ void run_entry(Interp& in, const std::string& entry, int n) {
 
 int run_repl() {
   Interp in;
-  stdlib::install_stdlib(in);
+  amps_status installed = stdlib::install_stdlib(embed::handle_of(in));
+  AMPS_ASSERT(installed == AMPS_OK, "installing the stdlib failed: {}", amps_last_error(embed::handle_of(in))->message);
   g_repl = &in;
   rl_readline_name = "amps";
   rl_attempted_completion_function = complete;

@@ -1,12 +1,13 @@
-// The one entry point hosts call to register the standard library in an interpreter.
+// The one entry point that registers the standard library in an interpreter.
 #pragma once
 
-#include "interp/interp.hpp"
+#include "amps/amps.h"
 
 namespace amps::stdlib {
 
-// Registers data, plot (modules) and save/load/progress/log_csv (globals) in `in`; call once,
-// right after constructing the interpreter and before running code.
-void install_stdlib(interp::Interp& in);
+// Registers nn, optim, data, plot (modules) and save/load/load_metadata/progress/log_csv (globals)
+// in [vm] through the embedding API; call once, before running code. Fails only when a
+// registration does (the status and amps_last_error say why).
+amps_status install_stdlib(amps_vm* vm);
 
 }  // namespace amps::stdlib

@@ -1,24 +1,26 @@
 // The C++ half of module nn: helpers the nn.amps script calls (thread-parallel replicas).
-#include "interp/builtins.hpp"
-#include "interp/embed/handles.hpp"
+#include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib {
 
-using namespace amps::interp;
+namespace {
 
 // _parallel_apply(module, inputs): module(inputs[i]) on one thread per input, in order.
-static Value parallel_apply(Interp& in, CallArgs& a) {
-  ArgReader r(a, "_parallel_apply", {"module", "inputs"});
-  std::vector<std::pair<Value, std::vector<Value>>> calls;
-  in.iterate(r.required(1), a.span, [&](Value x) {
-    calls.push_back({r.get(0), {std::move(x)}});
-    return true;
-  });
-  return make_list(in.parallel_call(calls, a.span));
+Value parallel_apply(Vm& vm, Call& call) {
+  Args r(vm, call, "_parallel_apply", {"module", "inputs"});
+  std::vector<Value> callees, arg_lists;
+  Value it = vm.iter(r.required(1));
+  for (Value x = vm.next(it); x; x = vm.next(it)) {
+    callees.push_back(r.get(0));
+    arg_lists.push_back(Value::tuple({x}));
+  }
+  return Value::list(vm.call_parallel(callees, arg_lists));
 }
 
+}  // namespace
+
 extern const amps_reg nn_natives[] = {
-    {"_parallel_apply", embed::cxx_native<parallel_apply>, AMPS_CAST_NONE, nullptr},
+    {"_parallel_apply", native<parallel_apply>, AMPS_CAST_NONE, nullptr},
     {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
 };
 

@@ -1,23 +1,24 @@
 // Registration of the stdlib modules written in amps (see script_modules.hpp).
 #include "stdlib/script_modules.hpp"
 
-#include "interp/embed/handles.hpp"
-#include "runtime/error.hpp"
+#include <string>
+
 #include "stdlib/embedded.hpp"
+#include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib {
 
 extern const amps_reg nn_natives[];   // nn_native.cpp
 
-void def_script_module(interp::Interp& in, const std::string& name, const amps_reg* natives) {
+void def_script_module(Vm& vm, const char* name, const amps_reg* natives) {
   std::string source(embedded_source(name));
-  amps_status s = amps_register_module(interp::embed::handle_of(in), name.c_str(), natives, source.c_str());
-  AMPS_ASSERT(s == AMPS_OK, "stdlib module {}: {}", name, amps_last_error(interp::embed::handle_of(in))->message);
+  AMPS_STDLIB_ASSERT(!source.empty(), "stdlib module {} has no embedded source", name);
+  register_module(vm, name, natives, source.c_str());
 }
 
-void install_script_modules(interp::Interp& in) {
-  def_script_module(in, "nn", nn_natives);
-  def_script_module(in, "optim");
+void install_script_modules(Vm& vm) {
+  def_script_module(vm, "nn", nn_natives);
+  def_script_module(vm, "optim");
 }
 
 }  // namespace amps::stdlib

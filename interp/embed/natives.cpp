@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "amp/autocast_layer.hpp"
+#include "interp/builtins.hpp"
 #include "interp/embed/handles.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/ivalue.hpp"
@@ -26,8 +27,9 @@ amps::amp::Policy policy_of(amps_cast_rule r) {
 // Hands the tensor arguments (positional, then keyword) to the interpreter's autocast layer as
 // the arguments of one op, and writes its casts back.
 void apply_cast(Interp& in, amps_cast_rule rule, CallArgs& a) {
+  if (rule == AMPS_CAST_NONE) return;
   auto* layer = in.runtime().find_layer<amps::amp::AutocastLayer>();
-  if (rule == AMPS_CAST_NONE || !layer) return;
+  if (!layer) return;
   std::vector<Value*> slots;
   rt::Args args;
   auto collect = [&](Value& v) {
@@ -38,30 +40,6 @@ void apply_cast(Interp& in, amps_cast_rule rule, CallArgs& a) {
   layer->cast_for_policy(args, policy_of(rule));
   for (size_t i = 0; i < slots.size(); ++i)
     if (!args[i].tensor().is_same(*tensor_of(*slots[i]))) *slots[i] = wrap(args[i].tensor());
-}
-
-// The interpreter-side function of one table row: casts, calls the host, turns its status into
-// the result or an amps error at the call site.
-Native::Fn bind_row(const amps_reg& row) {
-  return [fn = row.fn, cast = row.cast, user = row.user, name = std::string(row.name)](Interp& in, CallArgs& a) {
-    apply_cast(in, cast, a);
-    amps_args call{a, Value(), user, std::nullopt};
-    EmbedState& st = state(in);
-    ++st.depth;
-    amps_status s = AMPS_OK;
-    try {
-      s = fn(handle_of(in), &call);
-    } catch (...) {
-      --st.depth;
-      throw;
-    }
-    --st.depth;
-    if (call.raised) throw *call.raised;
-    if (s != AMPS_OK)
-      Interp::fail("RuntimeError", fmt::format("{}() failed ({}){}{}", name, amps_status_name(s), st.err.message ? ": " : "",
-                                               st.err.message ? st.err.message : ""), a.span);
-    return call.result;
-  };
 }
 
 // Checks a table: rows until the NULL name, each with a function and a known cast rule.
@@ -75,6 +53,46 @@ std::string check_table(const amps_reg* table) {
 }
 
 }  // namespace
+
+namespace amps::interp::embed {
+
+Span call_site(Interp& in) {
+  EmbedState& st = state(in);
+  return st.active ? st.active->args.span : Span{};
+}
+
+void run_host(Interp& in, amps_args* call, const std::function<std::string()>& what, const Span& where,
+              const std::function<amps_status(amps_vm*)>& fn) {
+  EmbedState& st = state(in);
+  amps_args* outer = std::exchange(st.active, call ? call : st.active);
+  st.pending = nullptr;
+  ++st.depth;
+  amps_status s = AMPS_OK;
+  try {
+    s = fn(handle_of(in));
+  } catch (...) {
+    --st.depth, st.active = outer;
+    throw;
+  }
+  --st.depth, st.active = outer;
+  std::exception_ptr pending = std::exchange(st.pending, nullptr);
+  if (call && call->raised) throw *call->raised;
+  if (s == AMPS_OK) return;
+  if (pending) std::rethrow_exception(pending);
+  const char* msg = st.err.message;
+  Interp::fail("RuntimeError", fmt::format("{} failed ({}){}{}", what(), amps_status_name(s), msg && *msg ? ": " : "", msg ? msg : ""), where);
+}
+
+Native::Fn bind_row(const amps_reg& row) {
+  return [fn = row.fn, cast = row.cast, user = row.user, what = std::string(row.name) + "()"](Interp& in, CallArgs& a) {
+    apply_cast(in, cast, a);
+    amps_args call{a, Value(), user, std::nullopt};
+    run_host(in, &call, [&] { return what; }, a.span, [&](amps_vm* vm) { return fn(vm, &call); });
+    return call.result;
+  };
+}
+
+}  // namespace amps::interp::embed
 
 extern "C" {
 
@@ -114,6 +132,33 @@ const amps_value* amps_kwarg(const amps_args* call, const char* name) {
   for (auto& [k, v] : call->args.kw)
     if (k == key) return borrowed(v);
   return nullptr;
+}
+
+size_t amps_kwarg_count(const amps_args* call) { return call ? call->args.kw.size() : 0; }
+
+const amps_value* amps_kwarg_at(const amps_args* call, size_t i, const char** name) {
+  if (!call || i >= call->args.kw.size()) return nullptr;
+  if (name) *name = call->args.kw[i].first->c_str();
+  return borrowed(call->args.kw[i].second);
+}
+
+// ArgReader checks the call (so the TypeErrors match the builtins'); the slots point into it.
+amps_status amps_args_bind(amps_args* call, const char* fn, const char* const* params, size_t n, const amps_value** out) {
+  if (!call || !fn || (n && (!params || !out))) return AMPS_ERROR_MISUSE;
+  std::vector<const char*> names(params, params + n);
+  for (const char* p : names)
+    if (!p) return AMPS_ERROR_MISUSE;
+  try {
+    ArgReader check(call->args, fn, names);
+  } catch (const AmpsError& e) {
+    call->raised = e;
+    return AMPS_ERROR_RUNTIME;
+  }
+  for (size_t i = 0; i < n; ++i) out[i] = i < call->args.pos.size() ? borrowed(call->args.pos[i]) : nullptr;
+  for (auto& [k, v] : call->args.kw)
+    for (size_t i = 0; i < n; ++i)
+      if (*k == names[i]) out[i] = borrowed(v);
+  return AMPS_OK;
 }
 
 void* amps_args_user(const amps_args* call) { return call ? call->user : nullptr; }

@@ -1,5 +1,5 @@
-// The embedding API's lifetime functions: amps_new (with the standard library), amps_free,
-// amps_open_stdlib. Kept apart from the rest of the API because it links the stdlib.
+// The embedding API's functions that install the standard library: amps_new, amps_open_stdlib.
+// Kept apart from the rest of the API because they link the stdlib.
 #include <cstdio>
 
 #include "interp/embed/handles.hpp"
@@ -31,7 +31,8 @@ amps_status amps_new(const amps_config* cfg, amps_vm** out) {
   try {
     auto in = std::make_unique<Interp>(interp_config(c));
     apply_runtime_config(*in, c);
-    if (!c.no_stdlib) amps::stdlib::install_stdlib(*in);
+    if (!c.no_stdlib && amps::stdlib::install_stdlib(handle_of(*in)) != AMPS_OK)
+      return creation_failed(c, AMPS_ERROR_RUNTIME, "InternalError", std::string("installing the stdlib failed: ") + amps_last_error(handle_of(*in))->message);
     *out = handle_of(*in.release());
     return AMPS_OK;
   } catch (const AmpsError& e) {
@@ -43,13 +44,8 @@ amps_status amps_new(const amps_config* cfg, amps_vm** out) {
   }
 }
 
-void amps_free(amps_vm* vm) { delete reinterpret_cast<Interp*>(vm); }
-
 amps_status amps_open_stdlib(amps_vm* vm) {
-  return guarded(vm, [](Interp& in) {
-    amps::stdlib::install_stdlib(in);
-    return AMPS_OK;
-  });
+  return guarded(vm, [](Interp& in) { return amps::stdlib::install_stdlib(handle_of(in)); });
 }
 
 }  // extern "C"

@@ -83,6 +83,24 @@ amps_status amps_tensor_copy(amps_vm* vm, const void* data, amps_dtype dtype, si
   });
 }
 
+amps_status amps_tensor_empty(amps_vm* vm, amps_dtype dtype, size_t ndim, const int64_t* shape, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    Layout l;
+    std::string why = describe_layout(dtype, ndim, shape, nullptr, l);
+    if (!why.empty() || !out) return misuse(in, "amps_tensor_empty: " + (why.empty() ? "out is NULL" : why));
+    *out = new_handle(wrap(rt::Tensor::empty(l.sizes, rt::DType(dtype), rt::Device::cpu())));
+    return AMPS_OK;
+  });
+}
+
+const char* amps_dtype_name(amps_dtype dtype) {
+  return int(dtype) >= 0 && int(dtype) < kDTypeCount ? rt::dtype_name(rt::DType(dtype)).data() : nullptr;
+}
+
+size_t amps_dtype_size(amps_dtype dtype) {
+  return int(dtype) >= 0 && int(dtype) < kDTypeCount ? rt::dtype_size(rt::DType(dtype)) : 0;
+}
+
 amps_status amps_tensor_info_get(amps_vm* vm, const amps_value* v, amps_tensor_info* out) {
   return guarded(vm, [&](Interp& in) {
     const rt::Tensor* t = v ? tensor_of(value_of(v)) : nullptr;

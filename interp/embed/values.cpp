@@ -38,6 +38,19 @@ amps_value* amps_list(size_t n, amps_value* const* items) {
   return new_handle(make_list(std::move(vals)));
 }
 
+amps_value* amps_tuple(size_t n, amps_value* const* items) {
+  std::vector<Value> vals;
+  for (size_t i = 0; i < n; ++i) vals.push_back(items && items[i] ? value_of(items[i]) : Value());
+  return new_handle(make_tuple(std::move(vals)));
+}
+
+amps_value* amps_dict(void) { return new_handle(make<Dict>()); }
+
+amps_value* amps_dtype_value(amps_dtype dtype) {
+  if (int(dtype) < 0 || int(dtype) >= amps::rt::dtype_count) return nullptr;
+  return new_handle(wrap_dtype(amps::rt::DType(dtype)));
+}
+
 amps_value* amps_retain(const amps_value* v) { return v ? new_handle(value_of(v)) : nullptr; }
 void amps_release(amps_value* v) { delete reinterpret_cast<Value*>(v); }
 
@@ -52,10 +65,20 @@ amps_type amps_typeof(const amps_value* v) {
     case Value::Tag::Float: return AMPS_TYPE_FLOAT;
     case Value::Tag::Obj: break;
   }
-  if (x.is(ObjKind::Str)) return AMPS_TYPE_STR;
-  if (x.is(ObjKind::Tensor)) return AMPS_TYPE_TENSOR;
-  return is_callable(x) ? AMPS_TYPE_CALLABLE : AMPS_TYPE_OTHER;
+  switch (x.obj()->kind()) {
+    case ObjKind::Str: return AMPS_TYPE_STR;
+    case ObjKind::Tensor: return AMPS_TYPE_TENSOR;
+    case ObjKind::List: return AMPS_TYPE_LIST;
+    case ObjKind::Tuple: return AMPS_TYPE_TUPLE;
+    case ObjKind::Dict: return AMPS_TYPE_DICT;
+    case ObjKind::DType: return AMPS_TYPE_DTYPE;
+    case ObjKind::Device: return AMPS_TYPE_DEVICE;
+    default: return is_callable(x) ? AMPS_TYPE_CALLABLE : AMPS_TYPE_OTHER;
+  }
 }
+
+// Interned: the text lives as long as the process.
+const char* amps_type_name(const amps_value* v) { return v ? intern(type_name(value_of(v)))->c_str() : "none"; }
 
 amps_status amps_to_bool(amps_vm* vm, const amps_value* v, int* out) {
   return guarded(vm, [&](Interp& in) {
@@ -91,6 +114,23 @@ amps_status amps_to_float(amps_vm* vm, const amps_value* v, double* out) {
     }
     if (!x.is_number()) return wrong_type(in, "amps_to_float", "a number or a one-element tensor", x);
     *out = x.to_double();
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_to_dtype(amps_vm* vm, const amps_value* v, amps_dtype* out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!v || !out) return misuse(in, "amps_to_dtype: value or out is NULL");
+    if (!value_of(v).is(ObjKind::DType)) return wrong_type(in, "amps_to_dtype", "a dtype", value_of(v));
+    *out = amps_dtype(value_of(v).as<DTypeObj>()->dtype);
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_device_value(amps_vm* vm, const char* spec, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!spec || !out) return misuse(in, "amps_device_value: spec or out is NULL");
+    *out = new_handle(wrap_device(amps::rt::device_from_string(spec)));
     return AMPS_OK;
   });
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "interp/embed/handles.hpp"
@@ -46,19 +47,35 @@ amps_status guarded(amps_vm* vm, const std::function<amps_status(Interp&)>& body
   Interp& in = interp_of(vm);
   EmbedState& st = state(in);
   st.err = amps_error{};
+  st.pending = nullptr;
+  // Nested entries (natives calling back, DataParallel workers) keep the thread's context.
+  std::optional<rt::ContextGuard> context;
+  if (st.depth == 0) context.emplace(in.runtime());
   Entry entry(st);
-  rt::ContextGuard context(in.runtime());
   try {
     return body(in);
   } catch (const AmpsError& e) {
+    st.pending = std::current_exception();
     return set_error(in, AMPS_ERROR_RUNTIME, e);
   } catch (const rt::Error& e) {
-    return set_error(in, AMPS_ERROR_RUNTIME, AmpsError(e.kind(), e.message()));
+    AmpsError a(e.kind(), e.message());
+    st.pending = std::make_exception_ptr(a);
+    return set_error(in, AMPS_ERROR_RUNTIME, a);
   } catch (const std::bad_alloc&) {
+    st.pending = std::current_exception();
     return set_error(in, AMPS_ERROR_MEMORY, AmpsError("MemoryError", "out of memory"));
   } catch (const std::exception& e) {
-    return set_error(in, AMPS_ERROR_RUNTIME, AmpsError("InternalError", e.what()));
+    AmpsError a("InternalError", e.what());
+    st.pending = std::make_exception_ptr(a);
+    return set_error(in, AMPS_ERROR_RUNTIME, a);
   }
+}
+
+Value adopt(amps_value* v) {
+  if (!v) return Value::undef();
+  Value out = std::move(value_of(v));
+  amps_release(v);
+  return out;
 }
 
 static std::vector<std::string> strings(const char* const* items, size_t n) {
@@ -127,6 +144,10 @@ void amps_config_init(amps_config* cfg) {
   if (cfg) *cfg = amps_config{};
 }
 
+// Here, not in open.cpp with amps_new, so code that only borrows a vm (the stdlib, through
+// amps.hpp's Vm) links without the stdlib's installer.
+void amps_free(amps_vm* vm) { delete reinterpret_cast<Interp*>(vm); }
+
 const amps_error* amps_last_error(const amps_vm* vm) {
   static const amps_error null_vm{AMPS_ERROR_MISUSE, "MisuseError", "null amps_vm handle (amps_new failed or was not called)",
                                   "", 0, 0, "amps: MisuseError: null amps_vm handle (amps_new failed or was not called)\n"};
@@ -172,12 +193,13 @@ amps_status amps_call(amps_vm* vm, const amps_value* callee, size_t argc, amps_v
       if (!argv[i]) return misuse(in, fmt::format("amps_call: argument {} is NULL", i));
       args.push_back(value_of(argv[i]));
     }
-    if (state(in).depth == 1) in.start_budget();
+    bool outermost = state(in).depth == 1;   // nested calls (from natives) keep the run's budget
+    if (outermost) in.start_budget();
     try {
       Value v = in.call(value_of(callee), std::move(args));
       if (result) *result = new_handle(v);
     } catch (AmpsError& e) {
-      e.finish_stack("<host>");
+      if (outermost) e.finish_stack("<host>");   // a nested failure goes back to the script as it was
       throw;
     }
     return AMPS_OK;
@@ -213,5 +235,61 @@ amps_status amps_get_attr(amps_vm* vm, const amps_value* obj, const char* name, 
     return AMPS_OK;
   });
 }
+
+amps_status amps_find_attr(amps_vm* vm, const amps_value* obj, const char* name, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!obj || !name || !out) return misuse(in, "amps_find_attr: obj, name or out is NULL");
+    *out = nullptr;
+    Value v = in.find_attr(value_of(obj), intern(name));
+    *out = v.is_undef() ? nullptr : new_handle(std::move(v));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_get_builtin(amps_vm* vm, const char* name, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!name || !out) return misuse(in, "amps_get_builtin: name or out is NULL");
+    Value v = in.lookup_builtin(name);
+    if (v.is_undef()) Interp::fail("NameError", fmt::format("there is no builtin named '{}'", name), {});
+    *out = new_handle(std::move(v));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_call_parallel(amps_vm* vm, size_t n, const amps_value* const* callees, const amps_value* const* args,
+                               amps_value** results) {
+  return guarded(vm, [&](Interp& in) {
+    if (n && (!callees || !args || !results)) return misuse(in, "amps_call_parallel: callees, args or results is NULL");
+    std::vector<std::pair<Value, std::vector<Value>>> calls;
+    for (size_t i = 0; i < n; ++i) {
+      if (!callees[i] || !args[i]) return misuse(in, fmt::format("amps_call_parallel: call {} has a NULL callee or argument list", i));
+      const Value& a = value_of(args[i]);
+      if (!a.is(ObjKind::List) && !a.is(ObjKind::Tuple))
+        return misuse(in, fmt::format("amps_call_parallel: the arguments of call {} are a {}, not a list or tuple", i, type_name(a)));
+      calls.push_back({value_of(callees[i]), a.is(ObjKind::List) ? a.as<List>()->items : a.as<Tuple>()->items});
+    }
+    std::vector<Value> out = in.parallel_call(calls, call_site(in));
+    for (size_t i = 0; i < n; ++i) results[i] = new_handle(std::move(out[i]));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_fail(amps_vm* vm, const char* kind, const char* message) {
+  if (!vm) return AMPS_ERROR_MISUSE;
+  Interp& in = interp_of(vm);
+  AmpsError e(kind && *kind ? kind : "RuntimeError", message ? message : "");
+  state(in).pending = std::make_exception_ptr(e);
+  return set_error(in, AMPS_ERROR_RUNTIME, e);
+}
+
+void amps_write(amps_vm* vm, const char* text, size_t len) {
+  if (vm && (text || !len)) interp_of(vm).write_out(std::string_view(text ? text : "", len));
+}
+
+void amps_write_diagnostic(amps_vm* vm, const char* text, size_t len) {
+  if (vm && (text || !len)) interp_of(vm).write_err(std::string_view(text ? text : "", len));
+}
+
+int amps_sandboxed(const amps_vm* vm) { return vm && interp_of(const_cast<amps_vm*>(vm)).config().sandbox ? 1 : 0; }
 
 }  // extern "C"

@@ -7,25 +7,22 @@
 
 namespace amps::stdlib {
 
-using namespace amps::interp;
+namespace {
 
-void install_data(Interp& in) {
-  in.def_module("data", [](Interp&, Module& m) {
-    def(m, "TensorDataset", data::make_tensor_dataset);
-    def(m, "DataLoader", data::make_data_loader);
-    def(m, "default_collate", [](Interp& in, CallArgs& a) {
-      ArgReader r(a, "default_collate", {"samples"});
-      std::vector<Value> s;
-      in.iterate(r.required(0), a.span, [&](Value v) { s.push_back(std::move(v)); return true; });
-      if (s.empty()) Interp::fail("ValueError", "default_collate(): no samples", a.span);
-      return data::collate(in, s, a.span);
-    });
-    def(m, "fashion_mnist", data::b_fashion_mnist);
-    def(m, "FashionMNIST", data::b_fashion_mnist_dataset);
-    m.attrs[intern("FASHION_MNIST_CLASSES")] = data::fashion_mnist_classes();
-    def(m, "synthetic_imagenet", data::b_synthetic_imagenet);
-    def(m, "CSVLogger", progress::b_csv_logger);
-  });
-}
+const amps_reg kDataNatives[] = {
+    {"TensorDataset", native<data::make_tensor_dataset>, AMPS_CAST_NONE, nullptr},
+    {"DataLoader", native<data::make_data_loader>, AMPS_CAST_NONE, nullptr},
+    {"default_collate", native<data::default_collate>, AMPS_CAST_NONE, nullptr},
+    {"fashion_mnist", native<data::b_fashion_mnist>, AMPS_CAST_NONE, nullptr},
+    {"FashionMNIST", native<data::b_fashion_mnist_dataset>, AMPS_CAST_NONE, nullptr},
+    {"synthetic_imagenet", native<data::b_synthetic_imagenet>, AMPS_CAST_NONE, nullptr},
+    {"CSVLogger", native<progress::b_csv_logger>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
+
+}  // namespace
+
+// The natives, then a body defining the constants (FASHION_MNIST_CLASSES).
+void install_data(Vm& vm) { register_module(vm, "data", kDataNatives, data::fashion_mnist_classes_source().c_str()); }
 
 }  // namespace amps::stdlib

@@ -9,22 +9,22 @@
 #include <algorithm>
 #include <memory>
 
-#include "runtime/error.hpp"
+#include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::data {
 namespace {
 
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
-  throw rt::Error("ValueError", fmt::format("'{}' is not a valid IDX file: {}", path, why));
+  fail("ValueError", fmt::format("'{}' is not a valid IDX file: {}", path, why));
 }
 
 // The whole decompressed content; gzread passes plain files through unchanged.
 std::vector<uint8_t> gunzip(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    throw rt::Error(errno == ENOENT ? "FileNotFoundError" : "IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+    fail(errno == ENOENT ? "FileNotFoundError" : "IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
-  if (!f) throw rt::Error("IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  if (!f) fail("IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   gzbuffer(f.get(), 1 << 20);
   std::vector<uint8_t> out;
   for (;;) {

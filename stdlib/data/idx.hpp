@@ -14,7 +14,7 @@ struct IdxArray {
 };
 
 // Reads `path` (gzip or plain) and checks the header: magic 0x0000 08 `ndim` (unsigned bytes,
-// `ndim` dimensions) and a payload of exactly the declared size. Throws rt::Error naming the
+// `ndim` dimensions) and a payload of exactly the declared size. Throws amps::ScriptError naming the
 // file: FileNotFoundError when missing, ValueError when truncated or corrupt.
 IdxArray read_idx(const std::string& path, int ndim);
 

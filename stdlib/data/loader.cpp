@@ -1,44 +1,39 @@
 // TensorDataset, DataLoader and default collation (see loader.hpp).
 #include "stdlib/data/loader.hpp"
 
+#include <algorithm>
 #include <cstring>
 
-#include "runtime/context.hpp"
-#include "runtime/functions.hpp"
 #include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::data {
 
-using namespace amps::interp;
-
 namespace {
 
-// Copies rows `idx` of a host tensor into a new tensor (memcpy per row of the contiguous source).
-rt::Tensor gather_host(const rt::Tensor& src, const std::vector<int64_t>& idx) {
-  rt::Dims sizes = src.sizes();
+// Copies rows [idx] of a contiguous cpu tensor into a new tensor (memcpy per row).
+Value gather_host(Vm& vm, const amps_tensor_info& src, const std::vector<int64_t>& idx) {
+  std::vector<int64_t> sizes = shape_of(src);
   sizes[0] = int64_t(idx.size());
-  rt::Tensor out = rt::Tensor::empty(sizes, src.dtype(), src.device());
-  size_t row = src.numel() / std::max<int64_t>(1, src.size(0)) * src.element_size();
-  auto* from = static_cast<const char*>(src.raw_data());
-  auto* to = static_cast<char*>(out.raw_data());
+  Value out = vm.tensor_empty(src.dtype, sizes);
+  size_t row = size_t(src.numel / std::max<int64_t>(1, src.shape[0])) * amps_dtype_size(src.dtype);
+  auto* from = static_cast<const char*>(src.data);
+  auto* to = static_cast<char*>(vm.tensor_info(out).data);
   for (size_t i = 0; i < idx.size(); ++i) std::memcpy(to + i * row, from + size_t(idx[i]) * row, row);
   return out;
 }
 
-rt::Tensor gather_rows(const rt::Tensor& src, const std::vector<int64_t>& idx) {
-  if (src.device().is_host()) return gather_host(src, idx);
-  rt::GradModeGuard no_grad(false);
-  std::vector<double> as_d(idx.begin(), idx.end());
-  rt::Tensor index = rt::Tensor::from_doubles(as_d, {int64_t(idx.size())}, rt::DType::int64, src.device());
-  return rt::index_select(src, 0, index);
-}
-
-TensorDatasetObj* as_tensor_dataset(const Value& v) {
-  return v.is(ObjKind::Opaque) ? dynamic_cast<TensorDatasetObj*>(v.obj()) : nullptr;
+// Rows [idx] of [src]: memcpy on the cpu, index_select (on the tensor's device) elsewhere.
+Value gather_rows(Vm& vm, const Value& src, const std::vector<int64_t>& idx) {
+  amps_tensor_info info = vm.tensor_info(src);
+  bool cpu = std::strcmp(info.device, "cpu") == 0;
+  if (cpu && info.data && is_contiguous(info)) return gather_host(vm, info, idx);
+  Value index = vm.tensor_copy(idx.data(), AMPS_INT64, {int64_t(idx.size())}).get();
+  if (!cpu) index = vm.call_method(index, "to", {vm.attr(src, "device").get()}).get();
+  return vm.call_method(src, "index_select", {Value::of(0), index}).get();
 }
 
 // Fisher-Yates over 0..n-1.
-std::vector<int64_t> permutation(rt::Generator& g, int64_t n) {
+std::vector<int64_t> permutation(Rng& g, int64_t n) {
   std::vector<int64_t> p(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) p[size_t(i)] = i;
   for (int64_t i = n - 1; i > 0; --i) std::swap(p[size_t(i)], p[g.below(uint64_t(i) + 1)]);
@@ -46,196 +41,227 @@ std::vector<int64_t> permutation(rt::Generator& g, int64_t n) {
 }
 
 // One pass over a loader: the batches of one epoch, fetched lazily.
-struct LoaderIter : Iterator {
-  LoaderIter(Ref<DataLoaderObj> l, std::vector<int64_t> o, int64_t nb) : loader(std::move(l)), order(std::move(o)), batches(nb) {}
-  std::string type_name() const override { return "DataLoaderIterator"; }
-  bool next(Interp& in, Value& out) override {
-    if (done >= batches) return false;
+struct LoaderIter : Object {
+  LoaderIter(Value owner, DataLoader* l, std::vector<int64_t> o, int64_t nb)
+      : loader_value(std::move(owner)), loader(l), order(std::move(o)), batches(nb) {}
+  Value next(Vm& vm) override {
+    if (done >= batches) return Value();
     size_t lo = size_t(done++) * size_t(loader->opt.batch_size);
     size_t hi = std::min(order.size(), lo + size_t(loader->opt.batch_size));
-    std::vector<int64_t> idx(order.begin() + lo, order.begin() + hi);
-    try {
-      out = loader->fetch(in, idx, Span{});
-    } catch (const rt::Error& e) {
-      throw AmpsError(e.kind(), e.message());   // the for statement adds its position
-    }
-    return true;
+    return loader->fetch(vm, std::vector<int64_t>(order.begin() + std::ptrdiff_t(lo), order.begin() + std::ptrdiff_t(hi)));
   }
-  Ref<DataLoaderObj> loader;
+  Value loader_value;   // keeps the loader alive
+  DataLoader* loader;
   std::vector<int64_t> order;
   int64_t batches, done = 0;
 };
 
-Value collate_numbers(const std::vector<Value>& s) {
-  std::vector<double> v;
+const amps_class kLoaderIterClass = iterator_class("DataLoaderIterator");
+
+Value collate_numbers(Vm& vm, const std::vector<Value>& s) {
   bool all_int = true, all_bool = true;
-  for (auto& x : s) {
-    v.push_back(x.to_double());
-    all_int &= x.is_int(), all_bool &= x.is_bool();
+  for (auto& x : s) all_int &= x.is(AMPS_TYPE_INT), all_bool &= x.is(AMPS_TYPE_BOOL);
+  std::vector<int64_t> shape{int64_t(s.size())};
+  if (all_bool || all_int) {
+    std::vector<int64_t> ints;
+    for (auto& x : s) ints.push_back(*vm.to_int(x));
+    if (all_int) return vm.tensor_copy(ints.data(), AMPS_INT64, shape).get();
+    std::vector<uint8_t> bytes(ints.begin(), ints.end());
+    return vm.tensor_copy(bytes.data(), AMPS_BOOL, shape).get();
   }
-  rt::DType dt = all_bool ? rt::DType::bool_ : all_int ? rt::DType::int64 : rt::DType::float64;
-  return wrap(rt::Tensor::from_doubles(v, {int64_t(v.size())}, dt));
+  std::vector<double> v;
+  for (auto& x : s) v.push_back(*vm.to_float(x));
+  return vm.tensor_copy(v.data(), AMPS_FLOAT64, shape).get();
 }
 
-// Element `i` (or key `k`) of every sample.
-std::vector<Value> column(const std::vector<Value>& s, size_t i) {
+// Element [i] of every sample.
+std::vector<Value> column(Vm& vm, const std::vector<Value>& s, int64_t i) {
   std::vector<Value> out;
-  for (auto& x : s) out.push_back(x.is(ObjKind::Tuple) ? x.as<Tuple>()->items[i] : x.as<List>()->items[i]);
+  for (auto& x : s) out.push_back(vm.item(x, i));
   return out;
 }
 
-size_t seq_size(const Value& v) { return v.is(ObjKind::Tuple) ? v.as<Tuple>()->items.size() : v.as<List>()->items.size(); }
-
-Value collate_seq(Interp& in, const std::vector<Value>& s, const Span& where) {
-  size_t n = seq_size(s[0]);
+Value collate_seq(Vm& vm, const std::vector<Value>& s) {
+  int64_t n = vm.len(s[0]);
   for (auto& x : s)
-    if (x.obj()->kind() != s[0].obj()->kind() || seq_size(x) != n)
-      Interp::fail("ValueError", "collate: every sample must be a tuple (or list) of the same length", where);
+    if (x.type() != s[0].type() || vm.len(x) != n) fail("ValueError", "collate: every sample must be a tuple (or list) of the same length");
   std::vector<Value> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(collate(in, column(s, i), where));
-  return s[0].is(ObjKind::Tuple) ? make_tuple(std::move(out)) : make_list(std::move(out));
+  for (int64_t i = 0; i < n; ++i) out.push_back(collate(vm, column(vm, s, i)));
+  return s[0].is(AMPS_TYPE_TUPLE) ? Value::tuple(out) : Value::list(out);
 }
 
-Value collate_dict(Interp& in, const std::vector<Value>& s, const Span& where) {
-  auto out = make<Dict>();
-  for (auto& [k, v] : s[0].as<Dict>()->entries) {
+Value collate_dict(Vm& vm, const std::vector<Value>& s) {
+  Value out = Value::dict();
+  for (size_t e = 0, n = size_t(vm.len(s[0])); e < n; ++e) {
+    Value k = vm.dict_entry(s[0], e).first;
     std::vector<Value> col;
     for (auto& x : s) {
-      Value* f = x.is(ObjKind::Dict) ? x.as<Dict>()->find(k) : nullptr;
-      if (!f) Interp::fail("KeyError", "collate: a sample lacks the key " + in.repr(k), where);
-      col.push_back(*f);
+      Value f = x.is(AMPS_TYPE_DICT) ? vm.dict_get(x, k) : Value();
+      if (!f) fail("KeyError", "collate: a sample lacks the key " + repr_of(vm, k));
+      col.push_back(f);
     }
-    out->set(k, collate(in, col, where));
+    vm.dict_set(out, k, collate(vm, col));
   }
   return out;
 }
+
+const amps_reg kTensorDatasetMethods[] = {
+    {"__len__", method<&TensorDataset::len>, AMPS_CAST_NONE, nullptr},
+    {"__getitem__", method<&TensorDataset::getitem>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
+
+const amps_reg kDataLoaderMethods[] = {
+    {"__len__", method<&DataLoader::len>, AMPS_CAST_NONE, nullptr},
+    {"__iter__", method<&DataLoader::iter>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
 
 }  // namespace
 
-Value collate(Interp& in, const std::vector<Value>& s, const Span& where) {
+extern const amps_class kTensorDatasetClass = object_class("TensorDataset", kTensorDatasetMethods);
+extern const amps_class kDataLoaderClass = object_class("DataLoader", kDataLoaderMethods);
+
+Value collate(Vm& vm, const std::vector<Value>& s) {
   const Value& first = s.at(0);
-  if (tensor_of(first)) {
-    std::vector<rt::Tensor> ts;
-    for (auto& x : s) {
-      if (!tensor_of(x)) Interp::fail("TypeError", "collate: samples mix tensors and " + type_name(x), where);
-      ts.push_back(*tensor_of(x));
-    }
-    return wrap(rt::stack(ts, 0));
+  if (first.is(AMPS_TYPE_TENSOR)) {
+    for (auto& x : s)
+      if (!x.is(AMPS_TYPE_TENSOR)) fail("TypeError", std::string("collate: samples mix tensors and ") + x.type_name());
+    return vm.call(vm.builtin("stack"), {Value::list(s), Value::of(0)}).get();
   }
   if (first.is_number()) {
     for (auto& x : s)
-      if (!x.is_number()) Interp::fail("TypeError", "collate: samples mix numbers and " + type_name(x), where);
-    return collate_numbers(s);
+      if (!x.is_number()) fail("TypeError", std::string("collate: samples mix numbers and ") + x.type_name());
+    return collate_numbers(vm, s);
   }
-  if (first.is(ObjKind::Tuple) || first.is(ObjKind::List)) return collate_seq(in, s, where);
-  if (first.is(ObjKind::Dict)) return collate_dict(in, s, where);
-  if (first.is(ObjKind::Str)) return make_list(s);
-  Interp::fail("TypeError", "collate: cannot batch samples of type " + type_name(first), where);
+  if (first.is(AMPS_TYPE_TUPLE) || first.is(AMPS_TYPE_LIST)) return collate_seq(vm, s);
+  if (first.is(AMPS_TYPE_DICT)) return collate_dict(vm, s);
+  if (first.is(AMPS_TYPE_STR)) return Value::list(s);
+  fail("TypeError", std::string("collate: cannot batch samples of type ") + first.type_name());
 }
 
-TensorDatasetObj::TensorDatasetObj(std::vector<rt::Tensor> ts) {
-  for (auto& t : ts) {
-    AMPS_CHECK_VALUE(t.dim() >= 1, "TensorDataset: every tensor needs a first (sample) dimension; got a 0-dim tensor");
-    AMPS_CHECK_VALUE(t.size(0) == ts.front().size(0), "TensorDataset: size mismatch between tensors ({} vs {} samples)",
-                     ts.front().size(0), t.size(0));
-    rt::GradModeGuard no_grad(false);
-    tensors.push_back(t.device().is_host() ? t.detach().contiguous() : t.detach());
+TensorDataset::TensorDataset(Vm& vm, const std::vector<Value>& ts) {
+  for (const Value& t : ts) {
+    amps_tensor_info info = vm.tensor_info(t);
+    check_value(info.ndim >= 1, "TensorDataset: every tensor needs a first (sample) dimension; got a 0-dim tensor");
+    if (tensors.empty()) rows = info.shape[0];
+    check_value(info.shape[0] == rows, "TensorDataset: size mismatch between tensors ({} vs {} samples)", rows, info.shape[0]);
+    Value d = vm.call_method(t, "detach").get();
+    tensors.push_back(info.data ? vm.call_method(d, "contiguous").get() : d);
   }
 }
 
-Value TensorDatasetObj::gather(const std::vector<int64_t>& idx) const {
+Value TensorDataset::gather(Vm& vm, const std::vector<int64_t>& idx) const {
   std::vector<Value> out;
-  for (auto& t : tensors) out.push_back(wrap(gather_rows(t, idx)));
-  return make_tuple(std::move(out));
+  for (auto& t : tensors) out.push_back(gather_rows(vm, t, idx));
+  return Value::tuple(out);
 }
 
-Value TensorDatasetObj::get_attr(Interp&, Atom name) {
-  if (*name == "__len__") return bound(this, "__len__", [this](Interp&, CallArgs&) { return Value(size()); });
-  if (*name == "__getitem__")
-    return bound(this, "__getitem__", [this](Interp&, CallArgs& a) {
-      ArgReader r(a, "__getitem__", {"self", "index"});
-      int64_t i = r.int_or(1, 0), n = size();
-      if (i < -n || i >= n) Interp::fail("IndexError", fmt::format("TensorDataset index {} is out of range for {} samples", i, n), a.span);
-      std::vector<Value> out;
-      for (auto& t : tensors) out.push_back(wrap(t.select(0, i < 0 ? i + n : i)));
-      return make_tuple(std::move(out));
-    });
-  if (*name == "tensors") {
-    std::vector<Value> ts;
-    for (auto& t : tensors) ts.push_back(wrap(t));
-    return make_tuple(std::move(ts));
-  }
-  return Value::undef();
+Value TensorDataset::attr(Vm&, const char* name) {
+  if (std::strcmp(name, "tensors") == 0) return Value::tuple(tensors);
+  return Value();
 }
 
-DataLoaderObj::DataLoaderObj(Value ds, LoaderOptions o) : dataset(std::move(ds)), opt(o) {
+Value TensorDataset::len(Vm&, Call&) { return Value::of(size()); }
+
+Value TensorDataset::getitem(Vm& vm, Call& call) {
+  Args r(vm, call, "__getitem__", {"self", "index"});
+  int64_t i = r.int_or(1, 0), n = size();
+  if (i < -n || i >= n) fail("IndexError", fmt::format("TensorDataset index {} is out of range for {} samples", i, n));
+  std::vector<Value> out;
+  for (auto& t : tensors) out.push_back(vm.call_method(t, "select", {Value::of(0), Value::of(i < 0 ? i + n : i)}).get());
+  return Value::tuple(out);
+}
+
+DataLoader::DataLoader(Value ds, LoaderOptions o)
+    : dataset(std::move(ds)), tensor_dataset(object_cast<TensorDataset>(dataset)), opt(o) {
   if (opt.seed) gen.emplace(*opt.seed);
 }
 
-int64_t DataLoaderObj::dataset_size(Interp& in, const Span& where) {
-  auto* td = as_tensor_dataset(dataset);
-  return td ? td->size() : length_of(in, dataset, where);
-}
+int64_t DataLoader::dataset_size(Vm& vm) { return tensor_dataset ? tensor_dataset->size() : length_of(vm, dataset); }
 
-int64_t DataLoaderObj::num_batches(Interp& in, const Span& where) {
-  int64_t n = dataset_size(in, where);
+int64_t DataLoader::num_batches(Vm& vm) {
+  int64_t n = dataset_size(vm);
   return opt.drop_last ? n / opt.batch_size : (n + opt.batch_size - 1) / opt.batch_size;
 }
 
-std::vector<int64_t> DataLoaderObj::epoch_order(Interp& in, int64_t n) {
-  if (opt.shuffle) return permutation(gen ? *gen : in.runtime().generator(), n);
+std::vector<int64_t> DataLoader::epoch_order(Vm& vm, int64_t n) {
+  if (opt.shuffle) {
+    if (gen) return permutation(*gen, n);
+    Rng shared = Rng::of(vm);
+    return permutation(shared, n);
+  }
   std::vector<int64_t> p(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) p[size_t(i)] = i;
   return p;
 }
 
-Value DataLoaderObj::fetch(Interp& in, const std::vector<int64_t>& idx, const Span& where) {
-  if (auto* td = as_tensor_dataset(dataset)) return td->gather(idx);
+Value DataLoader::fetch(Vm& vm, const std::vector<int64_t>& idx) {
+  if (tensor_dataset) return tensor_dataset->gather(vm, idx);
+  bool seq = dataset.is(AMPS_TYPE_LIST) || dataset.is(AMPS_TYPE_TUPLE);
+  Value get = seq ? Value() : vm.find_attr(dataset, "__getitem__");
   std::vector<Value> samples;
-  Value get = dataset.is(ObjKind::List) || dataset.is(ObjKind::Tuple) ? Value() : in.find_attr(dataset, intern("__getitem__"));
   for (int64_t i : idx) {
-    if (dataset.is(ObjKind::List)) samples.push_back(dataset.as<List>()->items[size_t(i)]);
-    else if (dataset.is(ObjKind::Tuple)) samples.push_back(dataset.as<Tuple>()->items[size_t(i)]);
-    else if (get.is_undef()) Interp::fail("TypeError", "DataLoader: the dataset has no __getitem__", where);
-    else samples.push_back(in.call(get, {Value(i)}));
+    if (seq) samples.push_back(vm.item(dataset, i));
+    else if (!get) fail("TypeError", "DataLoader: the dataset has no __getitem__");
+    else samples.push_back(vm.call(get, {Value::of(i)}).get());
   }
-  return collate(in, samples, where);
+  return collate(vm, samples);
 }
 
-Value DataLoaderObj::get_attr(Interp&, Atom name) {
-  if (*name == "__len__") return bound(this, "__len__", [this](Interp& in, CallArgs& a) { return Value(num_batches(in, a.span)); });
-  if (*name == "__iter__")
-    return bound(this, "__iter__", [this](Interp& in, CallArgs& a) {
-      int64_t nb = num_batches(in, a.span);
-      int64_t n = dataset_size(in, a.span);
-      return Value(make<LoaderIter>(Ref<DataLoaderObj>(this), epoch_order(in, n), nb));
-    });
-  if (*name == "dataset") return dataset;
-  if (*name == "batch_size") return Value(opt.batch_size);
-  if (*name == "shuffle") return Value(opt.shuffle);
-  if (*name == "drop_last") return Value(opt.drop_last);
-  return Value::undef();
+Value DataLoader::attr(Vm&, const char* name) {
+  std::string_view n(name);
+  if (n == "dataset") return dataset;
+  if (n == "batch_size") return Value::of(opt.batch_size);
+  if (n == "shuffle") return Value::of(opt.shuffle);
+  if (n == "drop_last") return Value::of(opt.drop_last);
+  return Value();
 }
 
-Value make_tensor_dataset(Interp&, CallArgs& a) {
-  if (!a.kw.empty()) Interp::fail("TypeError", "TensorDataset() takes tensors as positional arguments only", a.span);
-  if (a.pos.empty()) Interp::fail("TypeError", "TensorDataset() needs at least one tensor", a.span);
-  std::vector<rt::Tensor> ts;
-  for (auto& v : a.pos) {
-    if (!tensor_of(v)) Interp::fail("TypeError", "TensorDataset() arguments must be tensors, not " + type_name(v), a.span);
-    ts.push_back(*tensor_of(v));
+Value DataLoader::len(Vm& vm, Call&) { return Value::of(num_batches(vm)); }
+
+Value DataLoader::iter(Vm& vm, Call& call) {
+  int64_t nb = num_batches(vm);
+  int64_t n = dataset_size(vm);
+  return vm.new_object(kLoaderIterClass, std::make_unique<LoaderIter>(call.arg(0), this, epoch_order(vm, n), nb));
+}
+
+Value new_tensor_dataset(Vm& vm, const std::vector<Value>& tensors) {
+  return vm.new_object(kTensorDatasetClass, std::make_unique<TensorDataset>(vm, tensors));
+}
+
+Value new_data_loader(Vm& vm, Value dataset, LoaderOptions o) {
+  return vm.new_object(kDataLoaderClass, std::make_unique<DataLoader>(std::move(dataset), o));
+}
+
+Value make_tensor_dataset(Vm& vm, Call& call) {
+  if (call.kw_size()) fail("TypeError", "TensorDataset() takes tensors as positional arguments only");
+  if (call.size() == 0) fail("TypeError", "TensorDataset() needs at least one tensor");
+  std::vector<Value> ts;
+  for (size_t i = 0; i < call.size(); ++i) {
+    ts.push_back(call.arg(i));
+    if (!ts.back().is(AMPS_TYPE_TENSOR)) fail("TypeError", std::string("TensorDataset() arguments must be tensors, not ") + ts.back().type_name());
   }
-  return make<TensorDatasetObj>(std::move(ts));
+  return new_tensor_dataset(vm, ts);
 }
 
-Value make_data_loader(Interp& in, CallArgs& a) {
-  ArgReader r(a, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed"});
+Value make_data_loader(Vm& vm, Call& call) {
+  Args r(vm, call, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed"});
   LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt};
-  if (o.batch_size < 1) Interp::fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size), a.span);
+  if (o.batch_size < 1) fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size));
   if (r.has(4) && !r.get(4).is_none()) o.seed = uint64_t(r.int_or(4, 0));
   Value ds = r.required(0);
-  length_of(in, ds, a.span);   // fails early (TypeError) for values that are not datasets
-  return make<DataLoaderObj>(ds, o);
+  length_of(vm, ds);   // fails early (TypeError) for values that are not datasets
+  return new_data_loader(vm, ds, o);
+}
+
+Value default_collate(Vm& vm, Call& call) {
+  Args r(vm, call, "default_collate", {"samples"});
+  std::vector<Value> s;
+  Value it = vm.iter(r.required(0));
+  for (Value v = vm.next(it); v; v = vm.next(it)) s.push_back(v);
+  if (s.empty()) fail("ValueError", "default_collate(): no samples");
+  return collate(vm, s);
 }
 
 }  // namespace amps::stdlib::data

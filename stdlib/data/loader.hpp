@@ -5,20 +5,22 @@
 #include <optional>
 #include <vector>
 
-#include "interp/tensor_value.hpp"
-#include "runtime/random.hpp"
+#include "amps/amps.hpp"
 
 namespace amps::stdlib::data {
 
 // data.TensorDataset(*tensors): sample i is the tuple (t[i] for t in tensors); all share dim 0.
-struct TensorDatasetObj : interp::Opaque {
-  explicit TensorDatasetObj(std::vector<rt::Tensor> ts);
-  std::string type_name() const override { return "TensorDataset"; }
-  interp::Value get_attr(interp::Interp& in, interp::Atom name) override;
-  int64_t size() const { return tensors.empty() ? 0 : tensors.front().size(0); }
-  // The rows `idx` of every tensor, as a tuple of new tensors (rows copied in C++, no script calls).
-  interp::Value gather(const std::vector<int64_t>& idx) const;
-  std::vector<rt::Tensor> tensors;
+// Host tensors are kept detached and contiguous, so batches are gathered with one memcpy per row.
+struct TensorDataset : Object {
+  TensorDataset(Vm& vm, const std::vector<Value>& ts);
+  Value attr(Vm& vm, const char* name) override;
+  Value len(Vm& vm, Call& call);
+  Value getitem(Vm& vm, Call& call);
+  int64_t size() const { return rows; }
+  // The rows [idx] of every tensor, as a tuple of new tensors (rows copied in C++, no script calls).
+  Value gather(Vm& vm, const std::vector<int64_t>& idx) const;
+  std::vector<Value> tensors;
+  int64_t rows = 0;
 };
 
 struct LoaderOptions {
@@ -30,27 +32,35 @@ struct LoaderOptions {
 
 // data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, seed=none). Iterating
 // starts an epoch; with shuffle each epoch draws a fresh permutation from the generator.
-struct DataLoaderObj : interp::Opaque {
-  DataLoaderObj(interp::Value ds, LoaderOptions o);
-  std::string type_name() const override { return "DataLoader"; }
-  interp::Value get_attr(interp::Interp& in, interp::Atom name) override;
-  int64_t dataset_size(interp::Interp& in, const interp::Span& where);
-  int64_t num_batches(interp::Interp& in, const interp::Span& where);
+struct DataLoader : Object {
+  DataLoader(Value ds, LoaderOptions o);
+  Value attr(Vm& vm, const char* name) override;
+  Value len(Vm& vm, Call& call);
+  Value iter(Vm& vm, Call& call);
+  int64_t dataset_size(Vm& vm);
+  int64_t num_batches(Vm& vm);
   // One epoch's sample order.
-  std::vector<int64_t> epoch_order(interp::Interp& in, int64_t n);
-  // The batch of samples `idx`: the fast path for TensorDataset, else __getitem__ + collate.
-  interp::Value fetch(interp::Interp& in, const std::vector<int64_t>& idx, const interp::Span& where);
-  interp::Value dataset;
+  std::vector<int64_t> epoch_order(Vm& vm, int64_t n);
+  // The batch of samples [idx]: the fast path for TensorDataset, else __getitem__ + collate.
+  Value fetch(Vm& vm, const std::vector<int64_t>& idx);
+  Value dataset;
+  TensorDataset* tensor_dataset;   // the dataset's object when it is a TensorDataset, else null
   LoaderOptions opt;
-  std::optional<rt::Generator> gen;
+  std::optional<Rng> gen;
 };
 
 // PyTorch's default_collate: stacks tensors, numbers become int64/float64/bool tensors, and
 // tuples, lists and dicts are collated position by position (key by key).
-interp::Value collate(interp::Interp& in, const std::vector<interp::Value>& samples, const interp::Span& where);
+Value collate(Vm& vm, const std::vector<Value>& samples);
 
-// The constructors, for the module table.
-interp::Value make_tensor_dataset(interp::Interp& in, interp::CallArgs& a);
-interp::Value make_data_loader(interp::Interp& in, interp::CallArgs& a);
+// The host classes, and new objects of them (for fashion_mnist and the module table).
+extern const amps_class kTensorDatasetClass, kDataLoaderClass;
+Value new_tensor_dataset(Vm& vm, const std::vector<Value>& tensors);
+Value new_data_loader(Vm& vm, Value dataset, LoaderOptions o);
+
+// The constructors and default_collate, for the module table.
+Value make_tensor_dataset(Vm& vm, Call& call);
+Value make_data_loader(Vm& vm, Call& call);
+Value default_collate(Vm& vm, Call& call);
 
 }  // namespace amps::stdlib::data

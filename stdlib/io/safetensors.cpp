@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "runtime/context.hpp"
+#include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::io {
 namespace {
@@ -25,20 +25,19 @@ using json = nlohmann::ordered_json;
 // must not make us allocate gigabytes).
 constexpr uint64_t kMaxHeader = 100'000'000;
 
-const std::pair<rt::DType, const char*> kDTypeNames[] = {
-    {rt::DType::float64, "F64"}, {rt::DType::float32, "F32"}, {rt::DType::float16, "F16"},
-    {rt::DType::bfloat16, "BF16"}, {rt::DType::int64, "I64"}, {rt::DType::int32, "I32"},
-    {rt::DType::bool_, "BOOL"}};
-static_assert(std::size(kDTypeNames) == rt::dtype_count, "every dtype needs a safetensors name");
+const std::pair<amps_dtype, const char*> kDTypeNames[] = {
+    {AMPS_FLOAT64, "F64"}, {AMPS_FLOAT32, "F32"}, {AMPS_FLOAT16, "F16"}, {AMPS_BFLOAT16, "BF16"},
+    {AMPS_INT64, "I64"}, {AMPS_INT32, "I32"}, {AMPS_BOOL, "BOOL"}};
+static_assert(std::size(kDTypeNames) == AMPS_BOOL + 1, "every dtype needs a safetensors name");
 
 [[noreturn]] void os_error(const char* what, const std::string& path) {
   int err = errno;
-  throw rt::Error(err == ENOENT ? "FileNotFoundError" : err == EACCES ? "PermissionError" : err == ENOTDIR ? "NotADirectoryError" : "IOError",
-                  fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
+  fail(err == ENOENT ? "FileNotFoundError" : err == EACCES ? "PermissionError" : err == ENOTDIR ? "NotADirectoryError" : "IOError",
+       fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
 }
 
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
-  throw rt::Error("ValueError", fmt::format("'{}' is not a valid safetensors file: {}", path, why));
+  fail("ValueError", fmt::format("'{}' is not a valid safetensors file: {}", path, why));
 }
 
 // Closes a descriptor on scope exit.
@@ -68,25 +67,43 @@ void read_at(int fd, void* data, size_t n, uint64_t off, const std::string& path
   }
 }
 
+// Empty tensors pass a NULL buffer, which makes zlib restart at 0: files written so far were
+// checksummed that way, so it stays.
 uint32_t crc_of(uint32_t crc, const void* data, size_t n) {
-  return uint32_t(crc32_z(crc, static_cast<const Bytef*>(data), n));
+  return uint32_t(crc32_z(crc, static_cast<const Bytef*>(n ? data : nullptr), n));
 }
 
-size_t nbytes_of(const rt::Tensor& t) { return size_t(t.numel()) * t.element_size(); }
+size_t nbytes_of(const amps_tensor_info& t) { return size_t(t.numel) * amps_dtype_size(t.dtype); }
 
-// Host, contiguous, detached copies (or the tensors themselves when already so).
-std::vector<rt::Tensor> host_contiguous(const SafetensorsFile& file) {
-  rt::GradModeGuard no_grad(false);
-  std::vector<rt::Tensor> out;
-  for (auto& [name, t] : file.tensors) out.push_back(t.detach().to(rt::Device::cpu()).contiguous());
+// A tensor's bytes in row-major order: its own memory when it is a contiguous cpu tensor, else a
+// copy (from any device or layout).
+struct HostBytes {
+  const void* data = nullptr;
+  size_t size = 0;
+  std::vector<unsigned char> copy;
+};
+
+std::vector<HostBytes> host_bytes(Vm& vm, const SafetensorsFile& file) {
+  std::vector<HostBytes> out(file.tensors.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    amps_tensor_info t = vm.tensor_info(file.tensors[i].second);
+    out[i].size = nbytes_of(t);
+    if (t.data && std::strcmp(t.device, "cpu") == 0 && is_contiguous(t)) {
+      out[i].data = t.data;
+      continue;
+    }
+    out[i].copy.resize(out[i].size);
+    vm.check(amps_tensor_read(vm.get(), file.tensors[i].second.get(), t.dtype, out[i].copy.data(), out[i].size));
+    out[i].data = out[i].copy.data();
+  }
   return out;
 }
 
-std::string padded_header(SafetensorsFile file, const std::vector<rt::Tensor>& host) {
+std::string padded_header(Vm& vm, SafetensorsFile file, const std::vector<HostBytes>& host) {
   uint32_t crc = crc_of(0, nullptr, 0);
-  for (auto& t : host) crc = crc_of(crc, t.raw_data(), nbytes_of(t));
+  for (auto& t : host) crc = crc_of(crc, t.data, t.size);
   file.metadata[kChecksumKey] = fmt::format("{:08x}", crc);
-  std::string header = safetensors_header(file);
+  std::string header = safetensors_header(vm, file);
   header.append((8 - header.size() % 8) % 8, ' ');   // data starts 8-byte aligned, as the reference writer does
   return header;
 }
@@ -106,45 +123,46 @@ void fsync_dir(const std::filesystem::path& dir, const std::string& path) {
 }
 
 // Writes header and data to an open temporary file and syncs it to disk.
-void write_body(int fd, const std::string& header, const std::vector<rt::Tensor>& host, const std::string& path) {
+void write_body(int fd, const std::string& header, const std::vector<HostBytes>& host, const std::string& path) {
   unsigned char len[8];
   for (int i = 0; i < 8; ++i) len[i] = uint8_t(uint64_t(header.size()) >> (8 * i));
   write_all(fd, len, 8, path);
   write_all(fd, header.data(), header.size(), path);
-  for (auto& t : host) write_all(fd, t.raw_data(), nbytes_of(t), path);
+  for (auto& t : host) write_all(fd, t.data, t.size, path);
   if (::fsync(fd) != 0) os_error("sync", path);
 }
 
 }  // namespace
 
-std::string safetensors_dtype(rt::DType dt) {
+std::string safetensors_dtype(amps_dtype dt) {
   for (auto& [d, name] : kDTypeNames)
     if (d == dt) return name;
-  AMPS_ASSERT(false, "dtype without a safetensors name");
+  internal_error(__FILE__, __LINE__, fmt::format("dtype {} without a safetensors name", int(dt)));
 }
 
-std::optional<rt::DType> dtype_from_safetensors(const std::string& name) {
+std::optional<amps_dtype> dtype_from_safetensors(const std::string& name) {
   for (auto& [d, n] : kDTypeNames)
     if (name == n) return d;
   return std::nullopt;
 }
 
-std::string safetensors_header(const SafetensorsFile& file) {
+std::string safetensors_header(Vm& vm, const SafetensorsFile& file) {
   json h = json::object();
   if (!file.metadata.empty()) h["__metadata__"] = file.metadata;
   uint64_t off = 0;
-  for (auto& [name, t] : file.tensors) {
-    AMPS_CHECK_VALUE(name != "__metadata__" && !h.contains(name), "safetensors: duplicate or reserved tensor name '{}'", name);
+  for (auto& [name, v] : file.tensors) {
+    check_value(name != "__metadata__" && !h.contains(name), "safetensors: duplicate or reserved tensor name '{}'", name);
+    amps_tensor_info t = vm.tensor_info(v);
     uint64_t end = off + nbytes_of(t);
-    h[name] = json{{"dtype", safetensors_dtype(t.dtype())}, {"shape", t.sizes()}, {"data_offsets", {off, end}}};
+    h[name] = json{{"dtype", safetensors_dtype(t.dtype)}, {"shape", shape_of(t)}, {"data_offsets", {off, end}}};
     off = end;
   }
   return h.dump();
 }
 
-void write_safetensors(const std::string& path, const SafetensorsFile& file) {
-  auto host = host_contiguous(file);
-  std::string header = padded_header(file, host);
+void write_safetensors(Vm& vm, const std::string& path, const SafetensorsFile& file) {
+  std::vector<HostBytes> host = host_bytes(vm, file);
+  std::string header = padded_header(vm, file, host);
   std::filesystem::path target(path);
   std::error_code ec;   // like `mkdir -p`: a checkpoint directory is created on first save
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
@@ -167,8 +185,8 @@ namespace {
 
 struct Entry {
   std::string name;
-  rt::DType dtype;
-  rt::Dims shape;
+  amps_dtype dtype;
+  std::vector<int64_t> shape;
   uint64_t begin, end;
 };
 
@@ -188,9 +206,9 @@ json parse_header(int fd, uint64_t file_size, const std::string& path, uint64_t&
   return h;
 }
 
-rt::Dims parse_shape(const json& s, const std::string& path, const std::string& name) {
+std::vector<int64_t> parse_shape(const json& s, const std::string& path, const std::string& name) {
   if (!s.is_array()) corrupt(path, fmt::format("tensor '{}' has no shape list", name));
-  rt::Dims dims;
+  std::vector<int64_t> dims;
   for (auto& d : s) {
     if (!d.is_number_unsigned()) corrupt(path, fmt::format("tensor '{}' has a shape entry that is not a non-negative integer", name));
     dims.push_back(int64_t(d.get<uint64_t>()));
@@ -207,7 +225,7 @@ Entry parse_entry(const std::string& name, const json& e, const std::string& pat
   if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
     corrupt(path, fmt::format("tensor '{}' has malformed data_offsets {}", name, off.dump()));
   Entry out{name, *dt, parse_shape(e["shape"], path, name), off[0].get<uint64_t>(), off[1].get<uint64_t>()};
-  __int128 bytes = rt::dtype_size(*dt);
+  __int128 bytes = amps_dtype_size(*dt);
   for (int64_t d : out.shape) bytes *= d;
   if (out.end < out.begin || __int128(out.end - out.begin) != bytes)
     corrupt(path, fmt::format("tensor '{}' has data_offsets [{}, {}] that do not match its dtype and shape", name, out.begin, out.end));
@@ -244,21 +262,22 @@ std::map<std::string, std::string> parse_metadata(const json& h, const std::stri
 
 }  // namespace
 
-SafetensorsFile read_safetensors(const std::string& path) {
+SafetensorsFile read_safetensors(Vm& vm, const std::string& path) {
   Fd f{::open(path.c_str(), O_RDONLY)};
   if (f.fd < 0) os_error("open", path);
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) os_error("stat", path);
-  if (!S_ISREG(st.st_mode)) throw rt::Error("IOError", fmt::format("cannot load '{}': not a regular file", path));
+  if (!S_ISREG(st.st_mode)) fail("IOError", fmt::format("cannot load '{}': not a regular file", path));
   uint64_t data_start = 0;
   json h = parse_header(f.fd, uint64_t(st.st_size), path, data_start);
   SafetensorsFile out;
   out.metadata = parse_metadata(h, path);
   uint32_t crc = crc_of(0, nullptr, 0);
   for (auto& e : parse_entries(h, uint64_t(st.st_size) - data_start, path)) {
-    rt::Tensor t = rt::Tensor::empty(e.shape, e.dtype);
-    read_at(f.fd, t.raw_data(), e.end - e.begin, data_start + e.begin, path);
-    crc = crc_of(crc, t.raw_data(), e.end - e.begin);
+    Value t = vm.tensor_empty(e.dtype, e.shape);
+    void* data = vm.tensor_info(t).data;
+    read_at(f.fd, data, e.end - e.begin, data_start + e.begin, path);
+    crc = crc_of(crc, data, e.end - e.begin);
     out.tensors.emplace_back(e.name, std::move(t));
   }
   auto stored = out.metadata.find(kChecksumKey);

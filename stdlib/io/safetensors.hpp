@@ -5,21 +5,22 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "runtime/tensor.hpp"
+#include "amps/amps.hpp"
 
 namespace amps::stdlib::io {
 
 // The spec's dtype name ("F32", "BF16", ...) of an amps dtype, and back (nullopt when unknown).
-std::string safetensors_dtype(rt::DType dt);
-std::optional<rt::DType> dtype_from_safetensors(const std::string& name);
+std::string safetensors_dtype(amps_dtype dt);
+std::optional<amps_dtype> dtype_from_safetensors(const std::string& name);
 
-// Tensors in file order plus the string metadata.
+// Tensors (script values of [vm]) in file order plus the string metadata.
 struct SafetensorsFile {
-  std::vector<std::pair<std::string, rt::Tensor>> tensors;
+  std::vector<std::pair<std::string, Value>> tensors;
   std::map<std::string, std::string> metadata;
 };
 
@@ -27,16 +28,18 @@ struct SafetensorsFile {
 inline constexpr const char* kChecksumKey = "amps.crc32";
 
 // The JSON header (no length prefix, no padding) for `file`; the writer adds kChecksumKey.
-std::string safetensors_header(const SafetensorsFile& file);
+std::string safetensors_header(Vm& vm, const SafetensorsFile& file);
 
 // Writes `file` to `path` atomically: a temporary file in the same directory, fsync, rename over
 // `path`, fsync of the directory. A failed or killed write leaves any previous `path` intact.
-// Tensors may live on any device and have any strides. Throws rt::Error("IOError") on OS errors.
-void write_safetensors(const std::string& path, const SafetensorsFile& file);
+// Tensors may live on any device and have any strides (contiguous cpu tensors are written from
+// their own memory, others through one copy). Throws amps::ScriptError("IOError") on OS errors.
+void write_safetensors(Vm& vm, const std::string& path, const SafetensorsFile& file);
 
 // Reads and validates `path` (header size, JSON, dtypes, shapes, offsets covering the buffer exactly,
-// checksum when present). Throws rt::Error: FileNotFoundError, IOError, or ValueError naming the
-// file and what is wrong with it. Tensors come back on the CPU, in data-offset order.
-SafetensorsFile read_safetensors(const std::string& path);
+// checksum when present). Throws amps::ScriptError: FileNotFoundError, IOError, or ValueError
+// naming the file and what is wrong with it. Tensors come back as new cpu tensors of [vm], read
+// straight into their memory, in data-offset order.
+SafetensorsFile read_safetensors(Vm& vm, const std::string& path);
 
 }  // namespace amps::stdlib::io

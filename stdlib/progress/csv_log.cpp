@@ -8,17 +8,14 @@
 #include <cstring>
 #include <fstream>
 
-#include "interp/tensor_value.hpp"
 #include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::progress {
 
-using namespace amps::interp;
-
 namespace {
 
 [[noreturn]] void io_error(const char* what, const std::string& path) {
-  throw rt::Error(errno == EACCES ? "PermissionError" : "IOError", fmt::format("cannot {} '{}': {}", what, path, std::strerror(errno)));
+  fail(errno == EACCES ? "PermissionError" : "IOError", fmt::format("cannot {} '{}': {}", what, path, std::strerror(errno)));
 }
 
 // The header of an existing non-empty file, or nothing.
@@ -62,10 +59,10 @@ std::vector<std::string> csv_split(const std::string& line) {
 CsvFile::CsvFile(std::string path, std::vector<std::string> fields) : path_(std::move(path)), fields_(std::move(fields)) {
   std::vector<std::string> old = existing_header(path_);
   if (!old.empty() && !fields_.empty() && old != fields_)
-    throw rt::Error("ValueError", fmt::format("'{}' already has the columns {}; cannot append rows with the columns {}", path_,
-                                              join_fields(old), join_fields(fields_)));
+    fail("ValueError", fmt::format("'{}' already has the columns {}; cannot append rows with the columns {}", path_,
+                                   join_fields(old), join_fields(fields_)));
   if (fields_.empty()) fields_ = old;
-  if (fields_.empty()) throw rt::Error("ValueError", fmt::format("'{}': a CSV log needs at least one column", path_));
+  if (fields_.empty()) fail("ValueError", fmt::format("'{}': a CSV log needs at least one column", path_));
   f_ = std::fopen(path_.c_str(), "a");
   if (!f_) io_error("open", path_);
   if (old.empty() && std::fprintf(f_, "%s\n", join_fields(fields_).c_str()) < 0) io_error("write", path_);
@@ -81,8 +78,8 @@ void CsvFile::close() {
 void CsvFile::append(const std::map<std::string, std::string>& row) {
   for (auto& [k, v] : row)
     if (std::find(fields_.begin(), fields_.end(), k) == fields_.end())
-      throw rt::Error("ValueError", fmt::format("'{}' has no column '{}' (columns: {})", path_, k, join_fields(fields_)));
-  if (!f_) throw rt::Error("ValueError", fmt::format("the CSV log '{}' is closed", path_));
+      fail("ValueError", fmt::format("'{}' has no column '{}' (columns: {})", path_, k, join_fields(fields_)));
+  if (!f_) fail("ValueError", fmt::format("the CSV log '{}' is closed", path_));
   std::string line;
   for (size_t i = 0; i < fields_.size(); ++i) {
     auto it = row.find(fields_[i]);
@@ -94,74 +91,92 @@ void CsvFile::append(const std::map<std::string, std::string>& row) {
 namespace {
 
 // A cell: numbers as Python prints them, one-element tensors by value, none as an empty cell.
-std::string cell(Interp& in, const Value& v) {
+std::string cell(Vm& vm, const Value& v) {
   if (v.is_none()) return "";
-  if (const rt::Tensor* t = tensor_of(v)) {
-    AMPS_CHECK_VALUE(t->numel() == 1, "CSV cells take numbers or one-element tensors, not a tensor of shape [{}]", fmt::join(t->sizes(), ", "));
-    double d = t->to_doubles().at(0);
-    return t->is_floating_point() ? format_float(d) : std::to_string(int64_t(d));
+  if (v.is(AMPS_TYPE_TENSOR)) {
+    amps_tensor_info t = vm.tensor_info(v);
+    check_value(t.numel == 1, "CSV cells take numbers or one-element tensors, not a tensor of shape [{}]", fmt::join(shape_of(t), ", "));
+    double d = *vm.to_float(v);
+    return is_floating(t.dtype) ? vm.str(Value::of(d)) : std::to_string(int64_t(d));
   }
-  return in.str(v);
+  return vm.str(v);
 }
 
-std::map<std::string, std::string> row_of(Interp& in, const Value& d, const std::vector<std::pair<Atom, Value>>& kw) {
+// The cells of a dict row (may be empty or none) and of the keyword arguments of [call] (may be null).
+std::map<std::string, std::string> row_of(Vm& vm, const Value& d, Call* call) {
   std::map<std::string, std::string> row;
-  if (!d.is_undef() && !d.is_none()) {
-    if (!d.is(ObjKind::Dict)) throw rt::Error("TypeError", "a CSV row must be a dict, not " + type_name(d));
-    for (auto& [k, v] : d.as<Dict>()->entries) row[in.str(k)] = cell(in, v);
+  if (d && !d.is_none()) {
+    if (!d.is(AMPS_TYPE_DICT)) fail("TypeError", std::string("a CSV row must be a dict, not ") + d.type_name());
+    for (size_t i = 0, n = size_t(vm.len(d)); i < n; ++i) {
+      auto [k, v] = vm.dict_entry(d, i);
+      row[vm.str(k)] = cell(vm, v);
+    }
   }
-  for (auto& [k, v] : kw) row[*k] = cell(in, v);
+  for (size_t i = 0; call && i < call->kw_size(); ++i) {
+    auto [k, v] = call->kw(i);
+    row[k] = cell(vm, v);
+  }
   return row;
 }
 
-std::vector<std::string> field_names(Interp& in, const Value& v) {
+std::vector<std::string> field_names(Vm& vm, const Value& v) {
   std::vector<std::string> out;
-  if (v.is_undef() || v.is_none()) return out;
-  if (!v.is(ObjKind::List) && !v.is(ObjKind::Tuple)) throw rt::Error("TypeError", "CSVLogger(): fields must be a list of str, not " + type_name(v));
-  in.iterate(v, Span{}, [&](Value f) { out.push_back(in.str(f)); return true; });
+  if (!v || v.is_none()) return out;
+  if (!v.is(AMPS_TYPE_LIST) && !v.is(AMPS_TYPE_TUPLE)) fail("TypeError", std::string("CSVLogger(): fields must be a list of str, not ") + v.type_name());
+  for (int64_t i = 0, n = vm.len(v); i < n; ++i) out.push_back(vm.str(vm.item(v, i)));
   return out;
 }
 
-struct CsvLoggerObj : Opaque {
-  explicit CsvLoggerObj(std::unique_ptr<CsvFile> f, std::string p) : file(std::move(f)), path(std::move(p)) {}
-  std::string type_name() const override { return "CSVLogger"; }
-  Value get_attr(Interp&, Atom name) override {
-    if (*name == "log")
-      return bound(this, "log", [this](Interp& in, CallArgs& a) {
-        file->append(row_of(in, a.pos.size() > 1 ? a.pos[1] : Value::undef(), a.kw));
-        return Value();
-      });
-    if (*name == "close") return bound(this, "close", [this](Interp&, CallArgs&) { file->close(); return Value(); });
-    if (*name == "path") return make_str(path);
-    if (*name == "fields") {
+struct CsvLogger : Object {
+  CsvLogger(std::unique_ptr<CsvFile> f, std::string p) : file(std::move(f)), path(std::move(p)) {}
+  // log(row=none, **cells)
+  Value log(Vm& vm, Call& call) {
+    file->append(row_of(vm, call.size() > 1 ? call.arg(1) : Value(), &call));
+    return Value::none();
+  }
+  Value close(Vm&, Call&) {
+    file->close();
+    return Value::none();
+  }
+  Value attr(Vm&, const char* name) override {
+    std::string_view n(name);
+    if (n == "path") return Value::of(std::string_view(path));
+    if (n == "fields") {
       std::vector<Value> fs;
-      for (auto& f : file->fields()) fs.push_back(make_str(f));
-      return make_list(std::move(fs));
+      for (auto& f : file->fields()) fs.push_back(Value::of(std::string_view(f)));
+      return Value::list(fs);
     }
-    return Value::undef();
+    return Value();
   }
   std::unique_ptr<CsvFile> file;
   std::string path;
 };
 
+const amps_reg kCsvLoggerMethods[] = {
+    {"log", method<&CsvLogger::log>, AMPS_CAST_NONE, nullptr},
+    {"close", method<&CsvLogger::close>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
+const amps_class kCsvLoggerClass = object_class("CSVLogger", kCsvLoggerMethods);
+
 }  // namespace
 
-Value b_csv_logger(Interp& in, CallArgs& a) {
-  ArgReader r(a, "CSVLogger", {"path", "fields"});
-  std::string path = checked_path(in, r, 0, "CSVLogger");
-  return make<CsvLoggerObj>(std::make_unique<CsvFile>(path, field_names(in, r.get(1))), path);
+Value b_csv_logger(Vm& vm, Call& call) {
+  Args r(vm, call, "CSVLogger", {"path", "fields"});
+  std::string path = checked_path(vm, r, 0, "CSVLogger");
+  return vm.new_object(kCsvLoggerClass, std::make_unique<CsvLogger>(std::make_unique<CsvFile>(path, field_names(vm, r.get(1))), path));
 }
 
-Value b_log_csv(Interp& in, CallArgs& a) {
-  ArgReader r(a, "log_csv", {"path", "row"});
-  std::string path = checked_path(in, r, 0, "log_csv");
-  if (!r.required(1).is(ObjKind::Dict)) r.type_error(1, "a dict");
+Value b_log_csv(Vm& vm, Call& call) {
+  Args r(vm, call, "log_csv", {"path", "row"});
+  std::string path = checked_path(vm, r, 0, "log_csv");
+  if (!r.required(1).is(AMPS_TYPE_DICT)) r.type_error(1, "a dict");
   std::vector<std::string> keys;
-  for (auto& [k, v] : r.get(1).as<Dict>()->entries) keys.push_back(in.str(k));
+  for (size_t i = 0, n = size_t(vm.len(r.get(1))); i < n; ++i) keys.push_back(vm.str(vm.dict_entry(r.get(1), i).first));
   std::vector<std::string> header = existing_header(path);
   CsvFile f(path, header.empty() ? keys : header);
-  f.append(row_of(in, r.get(1), {}));
-  return Value();
+  f.append(row_of(vm, r.get(1), nullptr));
+  return Value::none();
 }
 
 }  // namespace amps::stdlib::progress

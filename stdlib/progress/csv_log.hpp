@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/interp.hpp"
+#include "amps/amps.hpp"
 
 namespace amps::stdlib::progress {
 
@@ -14,7 +14,7 @@ namespace amps::stdlib::progress {
 // empty; an existing file keeps its header, and `fields` (when given) must match it.
 class CsvFile {
  public:
-  // Throws rt::Error (IOError, ValueError) naming the file.
+  // Throws amps::ScriptError (IOError, ValueError) naming the file.
   CsvFile(std::string path, std::vector<std::string> fields);
   ~CsvFile();
   CsvFile(const CsvFile&) = delete;
@@ -37,8 +37,8 @@ std::string csv_escape(const std::string& s);
 std::vector<std::string> csv_split(const std::string& line);
 
 // data.CSVLogger(path, fields=none): a logger with .log(dict) / .log(k=v, ...), .close(), .path, .fields.
-interp::Value b_csv_logger(interp::Interp& in, interp::CallArgs& a);
+Value b_csv_logger(Vm& vm, Call& call);
 // log_csv(path, row): appends a dict as one row (header from the file, or from the dict's keys).
-interp::Value b_log_csv(interp::Interp& in, interp::CallArgs& a);
+Value b_log_csv(Vm& vm, Call& call);
 
 }  // namespace amps::stdlib::progress

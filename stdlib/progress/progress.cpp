@@ -12,8 +12,6 @@
 
 namespace amps::stdlib::progress {
 
-using namespace amps::interp;
-
 std::string format_duration(double s) {
   if (!std::isfinite(s) || s < 0) return "?";
   auto t = int64_t(s + 0.5);
@@ -59,65 +57,21 @@ std::string format_line(const ProgressState& s) {
 
 namespace {
 
-// Pulls the items of any iterable one at a time: native iterators and ranges lazily, objects
-// with __iter__/__next__ through the interpreter, everything else collected first.
-class Source {
- public:
-  Source(Interp& in, const Value& v, const Span& where) {
-    if (v.is(ObjKind::Range)) { range_ = v; return; }
-    Value it = v;
-    Value iter_m = v.is(ObjKind::Iterator) ? Value::undef() : in.find_attr(v, intern("__iter__"));
-    if (!iter_m.is_undef() && (v.is(ObjKind::Instance) || is_opaque(v))) it = in.call(iter_m, std::vector<Value>{});
-    if (it.is(ObjKind::Iterator)) { iter_ = it; return; }
-    if (it.is(ObjKind::Instance)) next_m_ = in.find_attr(it, intern("__next__"));
-    if (next_m_.is_undef()) in.iterate(it, where, [&](Value x) { items_.push_back(std::move(x)); return true; });
-  }
-
-  bool next(Interp& in, Value& out) {
-    if (range_.is(ObjKind::Range)) return next_in_range(out);
-    if (iter_.is(ObjKind::Iterator)) return iter_.as<Iterator>()->next(in, out);
-    if (!next_m_.is_undef()) return call_next(in, out);
-    if (pos_ >= items_.size()) return false;
-    out = items_[pos_++];
-    return true;
-  }
-
- private:
-  bool next_in_range(Value& out) {
-    auto* r = range_.as<Range>();
-    if (int64_t(pos_) >= r->size()) return false;
-    out = Value(r->start + int64_t(pos_++) * r->step);
-    return true;
-  }
-  bool call_next(Interp& in, Value& out) {
-    try {
-      out = in.call(next_m_, std::vector<Value>{});
-      return true;
-    } catch (AmpsError& e) {
-      if (e.kind() == "StopIteration") return false;
-      throw;
-    }
-  }
-
-  Value range_, iter_, next_m_ = Value::undef();
-  std::vector<Value> items_;
-  size_t pos_ = 0;
-};
-
 using Clock = std::chrono::steady_clock;
 
-struct ProgressIter : Iterator {
-  ProgressIter(Interp& in, Source src, ProgressState st) : in_(in), src_(std::move(src)), s_(std::move(st)), tty_(::isatty(STDERR_FILENO)) {}
+// Iterates [source] (an iterator from amps_iter: lazily, whatever the iterable) and reports.
+struct ProgressIter : Object {
+  ProgressIter(Vm& vm, Value source, ProgressState st)
+      : vm_(vm.get()), src_(std::move(source)), s_(std::move(st)), tty_(::isatty(STDERR_FILENO)) {}
   ~ProgressIter() override;
-  std::string type_name() const override { return "progress"; }
-  bool next(Interp& in, Value& out) override;
+  Value next(Vm& vm) override;
 
  private:
   void report(bool final);
   bool due(double now) const;
 
-  Interp& in_;
-  Source src_;
+  amps_vm* vm_;   // for the last line, written when the object dies
+  Value src_;
   ProgressState s_;
   bool tty_, started_ = false, finished_ = false;
   Clock::time_point t0_;
@@ -125,14 +79,14 @@ struct ProgressIter : Iterator {
   int64_t reported_n_ = -1;
 };
 
-bool ProgressIter::next(Interp& in, Value& out) {
-  if (finished_) return false;
+Value ProgressIter::next(Vm& vm) {
+  if (finished_) return Value();
   if (!started_) started_ = true, t0_ = Clock::now(), report(false);
-  bool got = src_.next(in, out);
-  if (got) ++s_.n;
-  report(!got);
-  finished_ = !got;
-  return got;
+  Value item = vm.next(src_);
+  if (item) ++s_.n;
+  report(!item);
+  finished_ = !item;
+  return item;
 }
 
 // A terminal redraws at most 10 times a second; a log gets a line per 10% of a known total
@@ -151,8 +105,8 @@ void ProgressIter::report(bool final) {
   }
   if (!tty_ && final && reported_n_ == s_.n) return;   // the 100% line was already written
   last_report_ = s_.elapsed, reported_n_ = s_.n;
-  if (tty_) in_.write_err("\r" + format_bar(s_) + "\x1b[K" + (final ? "\n" : ""));
-  else in_.write_err(format_line(s_) + "\n");
+  std::string text = tty_ ? "\r" + format_bar(s_) + "\x1b[K" + (final ? "\n" : "") : format_line(s_) + "\n";
+  amps_write_diagnostic(vm_, text.data(), text.size());
 }
 
 // A loop left early (break, error) still ends its bar's line and logs where it stopped.
@@ -164,31 +118,40 @@ ProgressIter::~ProgressIter() {
   }
 }
 
-std::optional<int64_t> known_length(Interp& in, const Value& v) {
-  if (v.is(ObjKind::Range)) return v.as<Range>()->size();
-  if (v.is(ObjKind::Dict)) return int64_t(v.as<Dict>()->size());
-  if (v.is(ObjKind::Str)) return int64_t(v.as<Str>()->value.size());
-  if (v.is(ObjKind::List) || v.is(ObjKind::Tuple) || !in.find_attr(v, intern("__len__")).is_undef()) return length_of(in, v, Span{});
-  return std::nullopt;
+const amps_class kProgressClass = iterator_class("progress");
+
+std::optional<int64_t> known_length(Vm& vm, const Value& v) {
+  bool sized = v.is(AMPS_TYPE_LIST) || v.is(AMPS_TYPE_TUPLE) || v.is(AMPS_TYPE_DICT) || v.is(AMPS_TYPE_STR) ||
+               std::string_view(v.type_name()) == "range" || vm.find_attr(v, "__len__");
+  return sized ? std::optional<int64_t>(vm.len(v)) : std::nullopt;
 }
 
 }  // namespace
 
-Value b_progress(Interp& in, CallArgs& a) {
-  ArgReader r(a, "progress", {"iterable", "total", "desc"});
+Value b_progress(Vm& vm, Call& call) {
+  Args r(vm, call, "progress", {"iterable", "total", "desc"});
   ProgressState s;
   s.desc = r.str_or(2, "");
   if (r.has(1) && !r.get(1).is_none()) s.total = r.int_or(1, 0);
-  else s.total = known_length(in, r.required(0));
-  if (s.total && *s.total < 0) Interp::fail("ValueError", "progress(): total must be non-negative", a.span);
-  return make<ProgressIter>(in, Source(in, r.required(0), a.span), std::move(s));
+  else s.total = known_length(vm, r.required(0));
+  if (s.total && *s.total < 0) fail("ValueError", "progress(): total must be non-negative");
+  return vm.new_object(kProgressClass, std::make_unique<ProgressIter>(vm, vm.iter(r.required(0)), std::move(s)));
 }
 
 }  // namespace amps::stdlib::progress
 
 namespace amps::stdlib {
-void install_progress(interp::Interp& in) {
-  in.def_native("progress", progress::b_progress);
-  in.def_native("log_csv", progress::b_log_csv);
-}
+
+namespace {
+
+const amps_reg kProgressNatives[] = {
+    {"progress", native<progress::b_progress>, AMPS_CAST_NONE, nullptr},
+    {"log_csv", native<progress::b_log_csv>, AMPS_CAST_NONE, nullptr},
+    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
+};
+
+}  // namespace
+
+void install_progress(Vm& vm) { register_globals(vm, kProgressNatives); }
+
 }  // namespace amps::stdlib

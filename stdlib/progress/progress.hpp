@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "interp/interp.hpp"
+#include "amps/amps.hpp"
 
 namespace amps::stdlib::progress {
 
@@ -26,6 +26,6 @@ std::string format_duration(double seconds);
 std::string format_rate(double n, double seconds);
 
 // The global `progress`.
-interp::Value b_progress(interp::Interp& in, interp::CallArgs& a);
+Value b_progress(Vm& vm, Call& call);
 
 }  // namespace amps::stdlib::progress

@@ -24,11 +24,12 @@
 extern "C" {
 #endif
 
-#define AMPS_API_VERSION 1
+#define AMPS_API_VERSION 2   /* 2: containers, iteration, host objects, parallel calls, RNG */
 
 typedef struct amps_vm amps_vm;       /* one interpreter */
 typedef struct amps_value amps_value; /* a host-held reference to a script value */
 typedef struct amps_args amps_args;   /* the arguments and result of one native call (valid only during it) */
+typedef struct amps_rng amps_rng;     /* a random stream (the generator behind manual_seed and rand) */
 
 typedef enum amps_status {
   AMPS_OK = 0,
@@ -38,9 +39,12 @@ typedef enum amps_status {
   AMPS_ERROR_MEMORY = 4   /* out of memory */
 } amps_status;
 
+/* What amps_typeof reports; OTHER covers everything else (instances, modules, ranges, host
+ * objects, ...: amps_type_name tells them apart). LIST .. DEVICE were OTHER before version 2. */
 typedef enum amps_type {
   AMPS_TYPE_NONE, AMPS_TYPE_BOOL, AMPS_TYPE_INT, AMPS_TYPE_FLOAT, AMPS_TYPE_STR,
-  AMPS_TYPE_TENSOR, AMPS_TYPE_CALLABLE, AMPS_TYPE_OTHER
+  AMPS_TYPE_TENSOR, AMPS_TYPE_CALLABLE, AMPS_TYPE_OTHER,
+  AMPS_TYPE_LIST, AMPS_TYPE_TUPLE, AMPS_TYPE_DICT, AMPS_TYPE_DTYPE, AMPS_TYPE_DEVICE
 } amps_type;
 
 /* Tensor element types (the order of runtime/dtype.def). */
@@ -100,8 +104,16 @@ void amps_config_init(amps_config* cfg);
 amps_status amps_new(const amps_config* cfg, amps_vm** out);
 /* Frees the interpreter; NULL is a no-op. Must not run concurrently with a call on [vm]. */
 void amps_free(amps_vm* vm);
-/* Installs the standard library (nn, optim, data, io, ...) through the registration API below. */
+/* Installs the standard library (nn, optim, data, io, ...) through the registration API below:
+ * the stdlib uses only this header's functions (stdlib/install.cpp). */
 amps_status amps_open_stdlib(amps_vm* vm);
+/* Nonzero when [vm] was created with cfg->sandbox: natives must then refuse to open files or
+ * start processes (raise PermissionError), as the stdlib's do. */
+int amps_sandboxed(const amps_vm* vm);
+/* Writes [text] ([len] bytes) to the vm's output sink (what print uses) or its diagnostic sink
+ * (warnings, progress bars). Safe from natives and hooks; NULL vm: no-op. */
+void amps_write(amps_vm* vm, const char* text, size_t len);
+void amps_write_diagnostic(amps_vm* vm, const char* text, size_t len);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -130,6 +142,14 @@ amps_status amps_run_file(amps_vm* vm, const char* path, amps_value** result);
 /* Calls [callee] (a script function, class, bound method or native) with [argc] positional
  * arguments; [result] may be NULL. */
 amps_status amps_call(amps_vm* vm, const amps_value* callee, size_t argc, amps_value* const* argv, amps_value** result);
+/* Calls callees[i](*args[i]) for each i < n, where args[i] is a list or tuple of positional
+ * arguments, each call on a thread of its own with a runtime context forked from the vm's (grad
+ * mode, autocast state, default device; its RNG seeded from the vm's), and waits for them all.
+ * Script code is serialised by the vm's interpreter lock, so only tensor ops overlap. results[i]
+ * receives each result; on failure the first failed call's error (in order) is the vm's and no
+ * results are set. Call it from the vm's thread (a run, a call or a native), like amps_call. */
+amps_status amps_call_parallel(amps_vm* vm, size_t n, const amps_value* const* callees, const amps_value* const* args,
+                               amps_value** results);
 /* Asks the running script (if any) to stop at its next safe point (a loop iteration or call), where
  * a catchable KeyboardInterrupt is raised. Safe from any thread and from signal handlers; a request
  * made while nothing runs is dropped when the next run starts. */
@@ -143,6 +163,11 @@ amps_status amps_get_global(amps_vm* vm, const char* name, amps_value** out);
 amps_status amps_set_global(amps_vm* vm, const char* name, const amps_value* v);
 /* obj.name (methods come back bound); AMPS_ERROR_RUNTIME (AttributeError) when absent. */
 amps_status amps_get_attr(amps_vm* vm, const amps_value* obj, const char* name, amps_value** out);
+/* obj.name into *out, or *out = NULL when [obj] has no such attribute (not an error). */
+amps_status amps_find_attr(amps_vm* vm, const amps_value* obj, const char* name, amps_value** out);
+/* The builtin [name] (print, repr, stack, float32, the ops, ...) even where a script global
+ * shadows it; AMPS_ERROR_RUNTIME (NameError) when there is none. */
+amps_status amps_get_builtin(amps_vm* vm, const char* name, amps_value** out);
 
 /* ---------------------------------------------------------------- values */
 
@@ -152,14 +177,22 @@ amps_value* amps_bool(int b);
 amps_value* amps_int(int64_t i);
 amps_value* amps_float(double d);
 amps_value* amps_str(const char* s, size_t len);
-/* A list of the [n] values (each borrowed; the list holds its own references). */
+/* A list or tuple of the [n] values (each borrowed; the container holds its own references). */
 amps_value* amps_list(size_t n, amps_value* const* items);
+amps_value* amps_tuple(size_t n, amps_value* const* items);
+/* A new empty dict (insertion-ordered, as in scripts); fill it with amps_dict_set. */
+amps_value* amps_dict(void);
+/* The script's dtype value for [dtype] (what `float32` names); NULL when [dtype] is invalid. */
+amps_value* amps_dtype_value(amps_dtype dtype);
 /* Another handle to the same value. */
 amps_value* amps_retain(const amps_value* v);
 /* Releases a handle; NULL is a no-op. */
 void amps_release(amps_value* v);
 
 amps_type amps_typeof(const amps_value* v);
+/* The name type(v) reports: "int", "list", "Tensor", a script class's or a host class's name.
+ * A static string, valid for the life of the process; "none" for NULL. */
+const char* amps_type_name(const amps_value* v);
 /* Conversions with the language's rules: bool/int/float interconvert (to_int truncates only exact
  * integers), to_float also reads one-element tensors (a host sync); MISUSE on anything else. */
 amps_status amps_to_bool(amps_vm* vm, const amps_value* v, int* out);
@@ -169,6 +202,36 @@ amps_status amps_to_float(amps_vm* vm, const amps_value* v, double* out);
 amps_status amps_to_str(amps_vm* vm, const amps_value* v, const char** out, size_t* len);
 /* str(v) as the script's print shows it; *out is malloc'd and the host frees it. */
 amps_status amps_repr(amps_vm* vm, const amps_value* v, char** out);
+/* The dtype a dtype value names; MISUSE unless a dtype. */
+amps_status amps_to_dtype(amps_vm* vm, const amps_value* v, amps_dtype* out);
+/* A device value from "cpu", "cuda", "cuda:1", ... (what device(spec) returns); a runtime error
+ * (ValueError) for a malformed spec. */
+amps_status amps_device_value(amps_vm* vm, const char* spec, amps_value** out);
+
+/* ---------------------------------------------------------------- containers and iteration
+ * Errors these raise inside a native carry the native's call position. */
+
+/* len(v) as the script's len(): str, list, tuple, dict, range, or an object with __len__, which
+ * must return a non-negative int. TypeError (AMPS_ERROR_RUNTIME) otherwise. */
+amps_status amps_len(amps_vm* vm, const amps_value* v, int64_t* out);
+/* Item [index] of a list or tuple (negative counts from the end); IndexError when out of range,
+ * MISUSE unless a list or tuple. */
+amps_status amps_item(amps_vm* vm, const amps_value* seq, int64_t index, amps_value** out);
+/* dict[key] into *out, or *out = NULL when the key is absent. TypeError for an unhashable key
+ * (a list, a dict), MISUSE unless [dict] is a dict. */
+amps_status amps_dict_get(amps_vm* vm, const amps_value* dict, const amps_value* key, amps_value** out);
+/* dict[key] = value (both borrowed); TypeError for an unhashable key. */
+amps_status amps_dict_set(amps_vm* vm, const amps_value* dict, const amps_value* key, const amps_value* value);
+/* Entry [index] of a dict in insertion order (0 <= index < its amps_len); [key] and [value] may
+ * each be NULL when not wanted. */
+amps_status amps_dict_entry(amps_vm* vm, const amps_value* dict, size_t index, amps_value** key, amps_value** value);
+/* An iterator over [iterable] that yields what a for loop over it would: ranges, lists and tuples
+ * (read live), the keys of a dict, the characters of a str, iterators (themselves), objects with
+ * __iter__ (and __next__) or with __len__ and __getitem__. TypeError when not iterable. */
+amps_status amps_iter(amps_vm* vm, const amps_value* iterable, amps_value** out);
+/* The next item of [iterator] (from amps_iter, or a host iterator object) in *out, or *out = NULL
+ * when it is exhausted. An error raised while producing the item is AMPS_ERROR_RUNTIME. */
+amps_status amps_next(amps_vm* vm, const amps_value* iterator, amps_value** out);
 
 /* ---------------------------------------------------------------- tensors */
 
@@ -186,6 +249,14 @@ amps_status amps_tensor_wrap(amps_vm* vm, void* data, amps_dtype dtype, size_t n
 /* A cpu tensor holding a copy of [data] (same layout rules as amps_tensor_wrap); [data] is not kept. */
 amps_status amps_tensor_copy(amps_vm* vm, const void* data, amps_dtype dtype, size_t ndim, const int64_t* shape,
                              const int64_t* strides, amps_value** out);
+/* A new contiguous cpu tensor of [shape] with uninitialised elements, allocated as the vm's own
+ * tensors are (amps_config.alloc or the runtime's 64-byte aligned allocator): fill it through
+ * amps_tensor_info's data, e.g. straight from a file, without a staging copy. */
+amps_status amps_tensor_empty(amps_vm* vm, amps_dtype dtype, size_t ndim, const int64_t* shape, amps_value** out);
+/* The dtype's script name ("float32", "bfloat16", "bool", ...; static) and its element size in
+ * bytes; NULL / 0 for an invalid dtype. */
+const char* amps_dtype_name(amps_dtype dtype);
+size_t amps_dtype_size(amps_dtype dtype);
 
 typedef struct amps_tensor_info {
   amps_dtype dtype;
@@ -208,7 +279,12 @@ amps_status amps_tensor_read(amps_vm* vm, const amps_value* t, amps_dtype dtype,
 /* ---------------------------------------------------------------- native functions and modules */
 
 /* A native function: read the arguments from [call], set a result with amps_return (none when not
- * set) and return AMPS_OK; or return amps_raise(...) to raise an amps error in the script. */
+ * set) and return AMPS_OK; or return amps_raise(...) to raise an amps error in the script.
+ * Returning the failure status of an amps_* call on the vm right after it failed (a script
+ * callback that raised, an iteration error, ...) re-raises that error in the script unchanged:
+ * its kind (user exception classes too), position and call stack. Any other failure status
+ * becomes a RuntimeError "name() failed (STATUS): last error". The same holds for the hooks of
+ * host classes (amps_class), which report their own errors with amps_fail. */
 typedef amps_status (*amps_native_fn)(amps_vm* vm, amps_args* call);
 
 /* One row of a registration table; a table ends with a row whose name is NULL. */
@@ -231,12 +307,77 @@ amps_status amps_register_module(amps_vm* vm, const char* name, const amps_reg* 
 size_t amps_arg_count(const amps_args* call);
 const amps_value* amps_arg(const amps_args* call, size_t i);
 const amps_value* amps_kwarg(const amps_args* call, const char* name);
+/* The keyword arguments in call order: their count, and keyword [i] with its name in *name
+ * (borrowed, valid during the call; NULL when out of range). */
+size_t amps_kwarg_count(const amps_args* call);
+const amps_value* amps_kwarg_at(const amps_args* call, size_t i, const char** name);
+/* Binds the call's arguments to the [n] parameter names [params], Python-style, as the builtins
+ * do: out[i] receives positional i or keyword params[i] (borrowed, valid during the call), NULL
+ * when not given. Too many positionals, an unknown keyword or a duplicate raise the builtins'
+ * TypeError ("fn() got an unexpected keyword argument ...", named after [fn]) on the call and
+ * return AMPS_ERROR_RUNTIME, for `if (s) return s;`. */
+amps_status amps_args_bind(amps_args* call, const char* fn, const char* const* params, size_t n, const amps_value** out);
 void* amps_args_user(const amps_args* call);
 /* Sets the call's result (borrowed; amps keeps its own reference). */
 void amps_return(amps_args* call, const amps_value* v);
 /* Records an amps error of [kind] ("ValueError", ...) with [message] at the call site and returns
  * AMPS_ERROR_RUNTIME, for `return amps_raise(call, ...)`. */
 amps_status amps_raise(amps_args* call, const char* kind, const char* message);
+/* Records an amps error of [kind] with [message] and no position as the vm's failure and returns
+ * AMPS_ERROR_RUNTIME: for hooks that have no amps_args (amps_class attr and next), whose caller
+ * raises it; the script construct that reached the hook (a call, a for loop) adds its position. */
+amps_status amps_fail(amps_vm* vm, const char* kind, const char* message);
+
+/* ---------------------------------------------------------------- host objects */
+
+/* obj.name for a name that is not one of the class's methods: *out = a new handle (amps takes it
+ * over), or leave *out NULL when the object has no such attribute. */
+typedef amps_status (*amps_attr_fn)(amps_vm* vm, void* data, const char* name, amps_value** out);
+/* The next item of an iterator object: *out = a new handle (amps takes it over), or leave *out
+ * NULL when exhausted. */
+typedef amps_status (*amps_next_fn)(amps_vm* vm, void* data, amps_value** out);
+/* Releases an object's data when its last reference dies: on any thread, possibly during or after
+ * amps_free, so it must not call into the vm. */
+typedef void (*amps_drop_fn)(void* data);
+
+/* A host class: scripts see its instances as objects of type [name]. The struct and its tables
+ * are borrowed and must outlive every object of the class (static tables, typically).
+ *  - methods: obj.name(...) calls the row's fn with the object as amps_arg(call, 0), the rest
+ *    after it; __len__, __iter__ and __getitem__ rows make len(obj), for loops and obj[i] work,
+ *    as in a script class. May be NULL.
+ *  - attr: every other attribute (may be NULL: none).
+ *  - next: when set, instances are iterators (for loops and amps_next call it); an iterator
+ *    class has no methods and no attr.
+ *  - drop: may be NULL. */
+typedef struct amps_class {
+  const char* name;
+  const amps_reg* methods;
+  amps_attr_fn attr;
+  amps_next_fn next;
+  amps_drop_fn drop;
+} amps_class;
+
+/* A new object of [cls] over [data], which it owns from now on (cls->drop releases it); on
+ * failure (MISUSE: a NULL or inconsistent class) the host keeps [data]. */
+amps_status amps_object_new(amps_vm* vm, const amps_class* cls, void* data, amps_value** out);
+/* The data of [v] when it is an object of [cls] (of any host class when [cls] is NULL), else
+ * NULL. Valid while [v] is held. */
+void* amps_object_data(const amps_value* v, const amps_class* cls);
+/* The class of [v] when it is a host object, else NULL. */
+const amps_class* amps_object_class(const amps_value* v);
+
+/* ---------------------------------------------------------------- random numbers */
+
+/* A new stream with the interpreter's algorithm (mt19937_64): one seeded like manual_seed(seed)
+ * draws what the script's generator would. Free with amps_rng_free (NULL is a no-op). */
+amps_rng* amps_rng_new(uint64_t seed);
+void amps_rng_free(amps_rng* rng);
+/* The vm's own generator, the one manual_seed reseeds and rand/randn/shuffling draw from
+ * (borrowed: valid while the vm lives; use it on the vm's thread only). */
+amps_rng* amps_vm_rng(amps_vm* vm);
+/* A uniform integer in [0, n) without modulo bias (0 when n is 0), and a standard normal draw. */
+uint64_t amps_rng_below(amps_rng* rng, uint64_t n);
+double amps_rng_normal(amps_rng* rng);
 
 #ifdef __cplusplus
 }

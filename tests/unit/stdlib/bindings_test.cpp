@@ -2,34 +2,30 @@
 // PermissionError, while file-free parts (progress, loaders over tensors) keep working.
 #include <gtest/gtest.h>
 
-#include "interp/diagnostics.hpp"
-#include "interp/interp.hpp"
-#include "stdlib/install.hpp"
+#include "amps/amps.hpp"
 
 namespace amps::stdlib {
 namespace {
 
-using interp::AmpsError;
-
+// A sandboxed interpreter made through the public API (which installs the stdlib), output captured.
 struct Sandboxed {
   std::string out, err;
-  std::unique_ptr<interp::Interp> in;
-  Sandboxed() {
-    interp::InterpConfig cfg;
-    cfg.sandbox = true;
-    cfg.sinks.out = [this](std::string_view s) { out += s; };
-    cfg.sinks.err = [this](std::string_view s) { err += s; };
-    in = std::make_unique<interp::Interp>(std::move(cfg));
-    install_stdlib(*in);
+  Vm vm;
+  Sandboxed() : vm(config(this)) {}
+  static Config config(Sandboxed* s) {
+    Config c;
+    c.sandbox = true;
+    c.write = [s](std::string_view t) { s->out += t; };
+    c.diagnostic = [s](std::string_view t) { s->err += t; };
+    return c;
   }
-  void run(const std::string& code) { in->run(std::make_shared<interp::SourceFile>("t.amps", code, "."), false); }
+  void run(const std::string& code) {
+    Result r = vm.run(code, "t.amps");
+    ASSERT_TRUE(r) << r.error->diagnostic;
+  }
   std::string error(const std::string& code) {
-    try {
-      run(code);
-    } catch (const AmpsError& e) {
-      return e.kind() + ": " + e.message();
-    }
-    return "no error";
+    Result r = vm.run(code, "t.amps");
+    return r ? "no error" : r.error->kind + ": " + r.error->message;
   }
 };
 

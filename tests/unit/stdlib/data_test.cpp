@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/error.hpp"
 #include "stdlib/data/fashion_mnist.hpp"
 #include "stdlib/data/idx.hpp"
 
@@ -42,8 +41,8 @@ void write_gz(const std::string& path, const std::string& bytes) {
 std::string error_of(const std::string& path, int ndim) {
   try {
     read_idx(path, ndim);
-  } catch (const rt::Error& e) {
-    return e.kind() + ": " + e.message();
+  } catch (const ScriptError& e) {
+    return e.kind + ": " + e.what();
   }
   return "no error";
 }
@@ -85,35 +84,48 @@ TEST(Idx, MissingFileIsFileNotFound) {
   EXPECT_TRUE(error_of("/nonexistent/x.gz", 1).starts_with("FileNotFoundError: cannot open '/nonexistent/x.gz'"));
 }
 
+// The interpreter the tensors belong to (no stdlib needed).
+Vm& vm() {
+  static Vm v = [] {
+    Config c;
+    c.no_stdlib = true;
+    return Vm(std::move(c));
+  }();
+  return v;
+}
+
 TEST(FashionMnist, MissingDatasetNamesTheDebianPackage) {
   TempDir d;
   try {
-    load_fashion_mnist(d.path.string(), "train", std::nullopt, true);
+    load_fashion_mnist(vm(), d.path.string(), "train", std::nullopt, true);
     ADD_FAILURE() << "no error";
-  } catch (const rt::Error& e) {
-    EXPECT_EQ(e.kind(), "FileNotFoundError");
-    EXPECT_NE(e.message().find("dataset-fashion-mnist"), std::string::npos) << e.message();
+  } catch (const ScriptError& e) {
+    EXPECT_EQ(e.kind, "FileNotFoundError");
+    EXPECT_NE(std::string(e.what()).find("dataset-fashion-mnist"), std::string::npos) << e.what();
   }
 }
 
 TEST(FashionMnist, RealTestSplitHasTheDocumentedShapeAndStatistics) {
   if (!fs::exists(fs::path(kDebianRoot) / "t10k-images-idx3-ubyte.gz")) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
-  FashionMnist raw = load_fashion_mnist(kDebianRoot, "test", std::nullopt, false);
-  ASSERT_EQ(raw.images.sizes(), (rt::Dims{10000, 1, 28, 28}));
-  ASSERT_EQ(raw.labels.sizes(), (rt::Dims{10000}));
-  EXPECT_EQ(raw.labels.dtype(), rt::DType::int64);
+  FashionMnist raw = load_fashion_mnist(vm(), kDebianRoot, "test", std::nullopt, false);
+  amps_tensor_info images = vm().tensor_info(raw.images), labels = vm().tensor_info(raw.labels);
+  ASSERT_EQ(std::vector<int64_t>(images.shape, images.shape + images.ndim), (std::vector<int64_t>{10000, 1, 28, 28}));
+  ASSERT_EQ(std::vector<int64_t>(labels.shape, labels.shape + labels.ndim), (std::vector<int64_t>{10000}));
+  EXPECT_EQ(images.dtype, AMPS_FLOAT32);
+  EXPECT_EQ(labels.dtype, AMPS_INT64);
   std::vector<int> per_class(10);
-  for (int64_t i = 0; i < 10000; ++i) per_class.at(size_t(raw.labels.data<int64_t>()[i]))++;
+  for (int64_t i = 0; i < 10000; ++i) per_class.at(size_t(static_cast<const int64_t*>(labels.data)[i]))++;
   for (int c : per_class) EXPECT_EQ(c, 1000);   // the test split is balanced
   double sum = 0, sq = 0;
-  const float* p = raw.images.data<float>();
-  for (int64_t i = 0; i < raw.images.numel(); ++i) sum += p[i], sq += double(p[i]) * p[i];
-  double mean = sum / double(raw.images.numel()), sd = std::sqrt(sq / double(raw.images.numel()) - mean * mean);
+  const float* p = static_cast<const float*>(images.data);
+  for (int64_t i = 0; i < images.numel; ++i) sum += p[i], sq += double(p[i]) * p[i];
+  double mean = sum / double(images.numel), sd = std::sqrt(sq / double(images.numel) - mean * mean);
   EXPECT_NEAR(mean, 0.2860, 0.01);   // the test split's statistics are close to the training set's
   EXPECT_NEAR(sd, 0.3530, 0.01);
-  FashionMnist norm = load_fashion_mnist(kDebianRoot, "test", 5, true);
-  EXPECT_EQ(norm.images.size(0), 5);
-  EXPECT_FLOAT_EQ(norm.images.data<float>()[0], (p[0] - 0.2860f) / 0.3530f);
+  FashionMnist norm = load_fashion_mnist(vm(), kDebianRoot, "test", 5, true);
+  amps_tensor_info n = vm().tensor_info(norm.images);
+  EXPECT_EQ(n.shape[0], 5);
+  EXPECT_FLOAT_EQ(static_cast<const float*>(n.data)[0], (p[0] - 0.2860f) / 0.3530f);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 // the header written once and checked against an existing file.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/error.hpp"
 #include "stdlib/progress/csv_log.hpp"
 #include "stdlib/progress/progress.hpp"
 
@@ -47,9 +49,9 @@ TEST(Csv, HeaderOnceAndColumnsChecked) {
     CsvFile f(path, {});   // columns from the existing header
     EXPECT_EQ(f.fields(), (std::vector<std::string>{"step", "loss"}));
     f.append({{"loss", "0.25"}});
-    EXPECT_THROW(f.append({{"acc", "1"}}), rt::Error);
+    EXPECT_THROW(f.append({{"acc", "1"}}), ScriptError);
   }
-  EXPECT_THROW(CsvFile(path, {"epoch"}), rt::Error);
+  EXPECT_THROW(CsvFile(path, {"epoch"}), ScriptError);
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text, "step,loss\n1,0.5\n,0.25\n");

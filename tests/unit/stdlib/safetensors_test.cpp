@@ -13,13 +13,26 @@
 #include <fstream>
 #include <thread>
 
-#include "runtime/error.hpp"
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "stdlib/io/safetensors.hpp"
 
 namespace amps::stdlib::io {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The interpreter the tensors belong to (no stdlib needed).
+Vm& vm() {
+  static Vm v = [] {
+    Config c;
+    c.no_stdlib = true;
+    return Vm(std::move(c));
+  }();
+  return v;
+}
 
 // A fresh directory under the system temp dir, removed afterwards.
 struct TempDir {
@@ -34,20 +47,25 @@ struct TempDir {
 
 // A tensor of `dt` whose bytes are a deterministic pattern covering every bit (any bit pattern is a
 // valid element, so NaN payloads and denormals of the float types are exercised too).
-rt::Tensor patterned(rt::DType dt, const rt::Dims& shape, uint8_t salt) {
-  rt::Tensor t = rt::Tensor::empty(shape, dt);
-  auto* p = static_cast<uint8_t*>(t.raw_data());
-  size_t n = size_t(t.numel()) * t.element_size();
+Value patterned(amps_dtype dt, const std::vector<int64_t>& shape, uint8_t salt) {
+  Value t = vm().tensor_empty(dt, shape);
+  amps_tensor_info info = vm().tensor_info(t);
+  auto* p = static_cast<uint8_t*>(info.data);
+  size_t n = size_t(info.numel) * amps_dtype_size(dt);
   for (size_t i = 0; i < n; ++i) p[i] = uint8_t(i * 131 + salt);
-  if (dt == rt::DType::bool_)
+  if (dt == AMPS_BOOL)
     for (size_t i = 0; i < n; ++i) p[i] &= 1;   // bool bytes must be 0 or 1
   return t;
 }
 
-bool same_bytes(const rt::Tensor& a, const rt::Tensor& b) {
-  return a.dtype() == b.dtype() && a.sizes() == b.sizes() &&
-         std::memcmp(a.raw_data(), b.raw_data(), size_t(a.numel()) * a.element_size()) == 0;
+bool same_bytes(const Value& a, const Value& b) {
+  amps_tensor_info x = vm().tensor_info(a), y = vm().tensor_info(b);
+  return x.dtype == y.dtype && std::vector<int64_t>(x.shape, x.shape + x.ndim) == std::vector<int64_t>(y.shape, y.shape + y.ndim) &&
+         (x.numel == 0 || std::memcmp(x.data, y.data, size_t(x.numel) * amps_dtype_size(x.dtype)) == 0);
 }
+
+// A tensor's elements as doubles.
+std::vector<double> values(const Value& t) { return *vm().tensor_read<double>(vm().call_method(t, "double").get(), AMPS_FLOAT64); }
 
 std::string read_file(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
@@ -61,9 +79,9 @@ void write_file(const std::string& p, const std::string& bytes) {
 
 std::string error_of(const std::string& path) {
   try {
-    read_safetensors(path);
-  } catch (const rt::Error& e) {
-    return e.kind() + ": " + e.message();
+    read_safetensors(vm(), path);
+  } catch (const ScriptError& e) {
+    return e.kind + ": " + e.what();
   }
   return "no error";
 }
@@ -71,15 +89,14 @@ std::string error_of(const std::string& path) {
 TEST(Safetensors, EveryDTypeRoundTripsBitExact) {
   TempDir d;
   SafetensorsFile f;
-  const rt::DType all[] = {rt::DType::float64, rt::DType::float32, rt::DType::float16, rt::DType::bfloat16,
-                           rt::DType::int64, rt::DType::int32, rt::DType::bool_};
+  const amps_dtype all[] = {AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64, AMPS_INT32, AMPS_BOOL};
   uint8_t salt = 1;
-  for (rt::DType dt : all) f.tensors.emplace_back(std::string(rt::dtype_name(dt)), patterned(dt, {3, 5}, salt++));
-  f.tensors.emplace_back("scalar", patterned(rt::DType::float32, {}, 9));
-  f.tensors.emplace_back("empty", rt::Tensor::empty({0, 4}, rt::DType::float16));
+  for (amps_dtype dt : all) f.tensors.emplace_back(amps_dtype_name(dt), patterned(dt, {3, 5}, salt++));
+  f.tensors.emplace_back("scalar", patterned(AMPS_FLOAT32, {}, 9));
+  f.tensors.emplace_back("empty", vm().tensor_empty(AMPS_FLOAT16, {0, 4}));
   f.metadata["note"] = "hello";
-  write_safetensors(d.file("all.safetensors"), f);
-  SafetensorsFile g = read_safetensors(d.file("all.safetensors"));
+  write_safetensors(vm(), d.file("all.safetensors"), f);
+  SafetensorsFile g = read_safetensors(vm(), d.file("all.safetensors"));
   ASSERT_EQ(g.tensors.size(), f.tensors.size());
   for (size_t i = 0; i < f.tensors.size(); ++i) {
     EXPECT_EQ(g.tensors[i].first, f.tensors[i].first);
@@ -90,13 +107,13 @@ TEST(Safetensors, EveryDTypeRoundTripsBitExact) {
 }
 
 TEST(Safetensors, DTypeNamesAreTheSpecs) {
-  EXPECT_EQ(safetensors_dtype(rt::DType::float32), "F32");
-  EXPECT_EQ(safetensors_dtype(rt::DType::bfloat16), "BF16");
-  EXPECT_EQ(safetensors_dtype(rt::DType::float16), "F16");
-  EXPECT_EQ(safetensors_dtype(rt::DType::float64), "F64");
-  EXPECT_EQ(safetensors_dtype(rt::DType::int64), "I64");
-  EXPECT_EQ(safetensors_dtype(rt::DType::int32), "I32");
-  EXPECT_EQ(safetensors_dtype(rt::DType::bool_), "BOOL");
+  EXPECT_EQ(safetensors_dtype(AMPS_FLOAT32), "F32");
+  EXPECT_EQ(safetensors_dtype(AMPS_BFLOAT16), "BF16");
+  EXPECT_EQ(safetensors_dtype(AMPS_FLOAT16), "F16");
+  EXPECT_EQ(safetensors_dtype(AMPS_FLOAT64), "F64");
+  EXPECT_EQ(safetensors_dtype(AMPS_INT64), "I64");
+  EXPECT_EQ(safetensors_dtype(AMPS_INT32), "I32");
+  EXPECT_EQ(safetensors_dtype(AMPS_BOOL), "BOOL");
   EXPECT_FALSE(dtype_from_safetensors("F8_E4M3").has_value());
 }
 
@@ -105,12 +122,14 @@ TEST(Safetensors, DTypeNamesAreTheSpecs) {
 TEST(Safetensors, FileLayoutMatchesTheSpec) {
   TempDir d;
   SafetensorsFile f;
-  rt::Tensor a = rt::Tensor::from_doubles({1.0, -2.0}, {2}, rt::DType::float32);
-  rt::Tensor b = rt::Tensor::from_doubles({7}, {1, 1}, rt::DType::int64);
+  const float av[] = {1.0f, -2.0f};
+  const int64_t bv[] = {7};
+  Value a = vm().tensor_copy(av, AMPS_FLOAT32, {2}).get();
+  Value b = vm().tensor_copy(bv, AMPS_INT64, {1, 1}).get();
   f.tensors = {{"a", a}, {"b", b}};
-  EXPECT_EQ(safetensors_header(f),
+  EXPECT_EQ(safetensors_header(vm(), f),
             R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"I64","shape":[1,1],"data_offsets":[8,16]}})");
-  write_safetensors(d.file("x.safetensors"), f);
+  write_safetensors(vm(), d.file("x.safetensors"), f);
   std::string bytes = read_file(d.file("x.safetensors"));
   uint64_t n = 0;
   std::memcpy(&n, bytes.data(), 8);   // little-endian on this host (static_assert in the writer)
@@ -141,19 +160,19 @@ TEST(Safetensors, ReadsAForeignFile) {
   bytes += header;
   bytes += std::string("\x05\x00\x00\x00\x00\x3c\x00\xc0", 8);   // v = 5; w = [1.0, -2.0] in f16
   write_file(d.file("foreign.safetensors"), bytes);
-  SafetensorsFile f = read_safetensors(d.file("foreign.safetensors"));
+  SafetensorsFile f = read_safetensors(vm(), d.file("foreign.safetensors"));
   ASSERT_EQ(f.tensors.size(), 2u);
   EXPECT_EQ(f.tensors[0].first, "v");   // data-offset order
-  EXPECT_EQ(f.tensors[0].second.to_doubles(), std::vector<double>{5});
-  EXPECT_EQ(f.tensors[1].second.to_doubles(), (std::vector<double>{1.0, -2.0}));
+  EXPECT_EQ(values(f.tensors[0].second), std::vector<double>{5});
+  EXPECT_EQ(values(f.tensors[1].second), (std::vector<double>{1.0, -2.0}));
 }
 
 class SafetensorsCorrupt : public ::testing::Test {
  protected:
   void SetUp() override {
     SafetensorsFile f;
-    f.tensors = {{"w", patterned(rt::DType::float32, {64}, 3)}};
-    write_safetensors(path, f);
+    f.tensors = {{"w", patterned(AMPS_FLOAT32, {64}, 3)}};
+    write_safetensors(vm(), path, f);
     good = read_file(path);
   }
   TempDir dir;
@@ -205,23 +224,24 @@ TEST_F(SafetensorsCorrupt, BadOffsetsAndDTypesAreRefused) {
 TEST(Safetensors, MissingFileAndBadDirectoryAreOsErrors) {
   EXPECT_TRUE(error_of("/nonexistent/dir/x.safetensors").starts_with("FileNotFoundError: cannot open '/nonexistent/dir/x.safetensors'"));
   SafetensorsFile f;
-  f.tensors = {{"w", patterned(rt::DType::float32, {4}, 1)}};
+  f.tensors = {{"w", patterned(AMPS_FLOAT32, {4}, 1)}};
   // Missing directories are created; a regular file in the way is an OS error naming the path.
   std::string blocker = std::filesystem::temp_directory_path() / "amps_st_blocker";
   write_file(blocker, "x");
   try {
-    write_safetensors(blocker + "/x.safetensors", f);
+    write_safetensors(vm(), blocker + "/x.safetensors", f);
     ADD_FAILURE() << "no error";
-  } catch (const rt::Error& e) {
-    EXPECT_EQ(e.kind(), "NotADirectoryError");
-    EXPECT_NE(e.message().find(blocker + "/x.safetensors"), std::string::npos);
+  } catch (const ScriptError& e) {
+    EXPECT_EQ(e.kind, "NotADirectoryError");
+    EXPECT_NE(std::string(e.what()).find(blocker + "/x.safetensors"), std::string::npos);
   }
 }
 
 // The value every element of checkpoint `k` holds, so a torn file would be visible as mixed values.
-rt::Tensor big_checkpoint(int k) {
-  rt::Tensor t = rt::Tensor::empty({16 << 20}, rt::DType::float32);   // 64 MiB
-  std::fill_n(t.data<float>(), t.numel(), float(k));
+Value big_checkpoint(int k) {
+  Value t = vm().tensor_empty(AMPS_FLOAT32, {16 << 20});   // 64 MiB
+  amps_tensor_info info = vm().tensor_info(t);
+  std::fill_n(static_cast<float*>(info.data), info.numel, float(k));
   return t;
 }
 
@@ -230,22 +250,23 @@ rt::Tensor big_checkpoint(int k) {
 TEST(Safetensors, KilledSaveLeavesThePreviousCheckpoint) {
   TempDir d;
   std::string path = d.file("ckpt.safetensors");
-  write_safetensors(path, SafetensorsFile{{{"w", big_checkpoint(0)}}, {}});
+  write_safetensors(vm(), path, SafetensorsFile{{{"w", big_checkpoint(0)}}, {}});
   for (int round = 0; round < 3; ++round) {
     pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
-      for (int k = 1;; ++k) write_safetensors(path, SafetensorsFile{{{"w", big_checkpoint(k)}}, {}});
+      for (int k = 1;; ++k) write_safetensors(vm(), path, SafetensorsFile{{{"w", big_checkpoint(k)}}, {}});
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(150 + 170 * round));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status));
-    SafetensorsFile f = read_safetensors(path);
+    SafetensorsFile f = read_safetensors(vm(), path);
     ASSERT_EQ(f.tensors.size(), 1u);
-    const float* p = f.tensors[0].second.data<float>();
-    EXPECT_EQ(std::count(p, p + f.tensors[0].second.numel(), p[0]), f.tensors[0].second.numel()) << "torn checkpoint";
+    amps_tensor_info info = vm().tensor_info(f.tensors[0].second);
+    const float* p = static_cast<const float*>(info.data);
+    EXPECT_EQ(std::count(p, p + info.numel, p[0]), info.numel) << "torn checkpoint";
   }
 }
 
