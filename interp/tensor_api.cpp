@@ -105,6 +105,35 @@ rt::IValue operand(const Value& v, const Span& where) {
   return rt::IValue(to_tensor(v, where));
 }
 
+// An argument vector for one operator's dispatch, taken from a per-thread free list and given back
+// cleared (capacity kept), so a tensor expression allocates no vector. Nested dispatches (a hook that
+// runs script code) simply take another one.
+class OperatorArgs {
+ public:
+  OperatorArgs() {
+    std::vector<rt::Args>& p = pool();
+    if (!p.empty()) {
+      args_ = std::move(p.back());
+      p.pop_back();
+    }
+  }
+  ~OperatorArgs() {
+    args_.clear();
+    std::vector<rt::Args>& p = pool();
+    if (p.size() < 8) p.push_back(std::move(args_));
+  }
+  OperatorArgs(const OperatorArgs&) = delete;
+  OperatorArgs& operator=(const OperatorArgs&) = delete;
+  rt::Args& get() { return args_; }
+
+ private:
+  static std::vector<rt::Args>& pool() {
+    thread_local std::vector<rt::Args> p;
+    return p;
+  }
+  rt::Args args_;
+};
+
 template <class F>
 Value guarded(const Span& where, F&& f) {
   try {
@@ -118,7 +147,8 @@ Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, con
   if ((a.is(ObjKind::Instance) || b.is(ObjKind::Instance))) return Value::undef();
   return guarded(where, [&] {
     const rt::OpId id = binary_op_id(op);
-    rt::Args args;
+    OperatorArgs pooled;
+    rt::Args& args = pooled.get();
     args.reserve(rt::op_parsed_schema(id).args.size());  // room for the defaults dispatch appends
     args.push_back(operand(a, where));
     args.push_back(operand(b, where));
@@ -134,7 +164,10 @@ Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, con
 Value tensor_compare(Interp&, CompareOp op, const Value& a, const Value& b, const Span& where) {
   static const rt::OpId ids[] = {rt::OpId::eq, rt::OpId::ne, rt::OpId::lt, rt::OpId::le, rt::OpId::gt, rt::OpId::ge};
   return guarded(where, [&] {
-    rt::Args args{operand(a, where), operand(b, where)};
+    OperatorArgs pooled;
+    rt::Args& args = pooled.get();
+    args.push_back(operand(a, where));
+    args.push_back(operand(b, where));
     return wrap(rt::dispatch(ids[int(op)], args)[0]);
   });
 }
@@ -142,7 +175,9 @@ Value tensor_compare(Interp&, CompareOp op, const Value& a, const Value& b, cons
 Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
   if (op == UnaryOp::Pos) return a;
   return guarded(where, [&] {
-    rt::Args args{operand(a, where)};
+    OperatorArgs pooled;
+    rt::Args& args = pooled.get();
+    args.push_back(operand(a, where));
     return wrap(rt::dispatch(rt::OpId::neg, args)[0]);
   });
 }

@@ -7,6 +7,7 @@
 #include "interp/interp.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/schema.hpp"
+#include "runtime/small_pool.hpp"
 #include "runtime/tensor.hpp"
 
 namespace amps::interp {
@@ -18,6 +19,9 @@ struct TensorObj : Opaque {
   bool truthy() const override;
   Value get_attr(Interp& in, Atom name) override;
   bool set_attr(Interp& in, Atom name, const Value& v) override;
+  // One per tensor-valued expression: pooled per thread rather than malloc'd (runtime/small_pool.hpp).
+  static void* operator new(size_t n) { return rt::pool_alloc(n); }
+  static void operator delete(void* p, size_t n) { rt::pool_free(p, n); }
   rt::Tensor tensor;
 };
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/small_pool.hpp"
 #include "runtime/tensor.hpp"
 
 namespace amps::rt {
@@ -39,6 +40,10 @@ struct AutogradMeta {
   Tensor view_base;
   // Gradient hooks registered with register_hook, run in order before accumulation.
   std::vector<std::function<Tensor(const Tensor&)>> hooks;
+
+  // Every recorded op's outputs get one: pooled per thread rather than malloc'd.
+  static void* operator new(size_t n) { return pool_alloc(n); }
+  static void operator delete(void* p, size_t n) { pool_free(p, n); }
 };
 
 }  // namespace amps::rt

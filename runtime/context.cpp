@@ -6,14 +6,19 @@
 #include "runtime/dispatch.hpp"
 
 namespace amps::rt {
-namespace {
 
-thread_local Context* t_current = nullptr;
+namespace detail {
+thread_local constinit Context* t_current = nullptr;
 
 Context& thread_default_context() {
   thread_local Context ctx;
   return ctx;
 }
+}  // namespace detail
+
+namespace {
+
+using detail::t_current;
 
 Context::LayerEntry* find_entry(Context& ctx, const DispatchLayer* layer) {
   for (Context::LayerEntry& e : ctx.layers())
@@ -35,8 +40,6 @@ void Context::add_layer(std::shared_ptr<DispatchLayer> layer, int order) {
 void Context::remove_layer(const DispatchLayer* layer) {
   std::erase_if(layers_, [&](const LayerEntry& e) { return e.layer.get() == layer; });
 }
-
-Context& current_context() { return t_current ? *t_current : thread_default_context(); }
 
 ContextGuard::ContextGuard(Context& ctx) : prev_(t_current) { t_current = &ctx; }
 ContextGuard::~ContextGuard() { t_current = prev_; }

@@ -81,8 +81,17 @@ inline constexpr int autocast = 100;
 inline constexpr int autograd = 200;
 }  // namespace layer_order
 
+namespace detail {
+extern thread_local constinit Context* t_current;  // the innermost ContextGuard's context, or null
+Context& thread_default_context();
+}  // namespace detail
+
 // The context of the calling thread: the innermost ContextGuard's, else a per-thread default context.
-Context& current_context();
+// Inline: every dispatch reads it several times.
+inline Context& current_context() {
+  Context* c = detail::t_current;
+  return c ? *c : detail::thread_default_context();
+}
 
 // Makes [ctx] current on this thread for the guard's lifetime (nests; restores the previous one).
 class ContextGuard {

@@ -52,8 +52,8 @@ static_assert(promote_table_symmetric(), "promotion table must be symmetric");
 
 }  // namespace
 
-size_t dtype_size(DType t) { return kInfo[int(t)].size; }
-bool is_floating(DType t) { return kInfo[int(t)].floating; }
+static_assert(dtype_size(DType::bfloat16) == 2 && is_floating(DType::bfloat16) && !is_floating(DType::int32),
+              "inline dtype tables out of sync with dtype.def");
 std::string_view dtype_name(DType t) { return kInfo[int(t)].name; }
 
 bool is_integral(DType t, bool include_bool) {

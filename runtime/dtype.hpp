@@ -23,10 +23,24 @@ inline constexpr int dtype_count = 0
 #undef AMPS_DTYPE
     ;
 
-// Bytes per element.
-size_t dtype_size(DType t);
+// Bytes per element (inline: read on every tensor allocation and kernel call).
+inline constexpr size_t dtype_size(DType t) {
+  constexpr size_t sizes[] = {
+#define AMPS_DTYPE(id, ctype, size, floating, name, a1, a2) size,
+#include "runtime/dtype.def"
+#undef AMPS_DTYPE
+  };
+  return sizes[int(t)];
+}
 // float64/float32/float16/bfloat16.
-bool is_floating(DType t);
+inline constexpr bool is_floating(DType t) {
+  constexpr bool floating[] = {
+#define AMPS_DTYPE(id, ctype, size, floating, name, a1, a2) floating,
+#include "runtime/dtype.def"
+#undef AMPS_DTYPE
+  };
+  return floating[int(t)];
+}
 // int64/int32, and bool when [include_bool].
 bool is_integral(DType t, bool include_bool = false);
 // The long name used for printing: "bfloat16".

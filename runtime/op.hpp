@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -41,7 +42,16 @@ std::string_view op_id_name(OpId op);
 // The full schema string: "mm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor".
 std::string_view op_schema(OpId op);
 std::string_view op_doc(OpId op);
-uint32_t op_flags(OpId op);
+namespace opflag {
+// The flags column of ops.def (inline: dispatch tests flags on every call).
+inline constexpr uint32_t kTable[] = {
+#define AMPS_OP(id, schema, flags, doc) uint32_t(flags),
+#include "runtime/ops.def"
+#undef AMPS_OP
+};
+static_assert(std::size(kTable) == size_t(op_count), "op flags out of sync with ops.def");
+}  // namespace opflag
+inline uint32_t op_flags(OpId op) { return opflag::kTable[size_t(op)]; }
 inline bool op_has(OpId op, uint32_t flag) { return (op_flags(op) & flag) != 0; }
 // Looks an op up by its C++ identifier ("add_", "max_dim").
 std::optional<OpId> op_from_id_name(std::string_view id);

@@ -7,6 +7,7 @@
 #include "runtime/backend/backend.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
+#include "runtime/small_pool.hpp"
 
 namespace amps::rt {
 namespace {
@@ -88,7 +89,8 @@ static std::shared_ptr<Storage> hosted(const std::shared_ptr<const Context::Host
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
   if (device.is_host()) {
     if (const auto& a = current_context().host_allocator()) return hosted(a, nbytes, device);
-    if (nbytes > 0 && nbytes <= kMaxCached) return std::make_shared<Storage>(HostCached{}, nbytes, device);
+    if (nbytes > 0 && nbytes <= kMaxCached)
+      return std::allocate_shared<Storage>(PoolAllocator<Storage>{}, HostCached{}, nbytes, device);
     return std::make_shared<Storage>(host_alloc(nbytes), nbytes, device, &std::free);
   }
   check_device_available(device);

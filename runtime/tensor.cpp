@@ -7,6 +7,7 @@
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
+#include "runtime/small_pool.hpp"
 #include "runtime/print.hpp"
 
 namespace amps::rt {
@@ -15,6 +16,11 @@ TensorImpl::TensorImpl(std::shared_ptr<Storage> storage, Dims sizes, Dims stride
     : storage_(std::move(storage)), offset_(offset), dtype_(dtype) {
   set_geometry(std::move(sizes), std::move(strides), offset);
 }
+
+TensorImpl::TensorImpl(Contiguous, std::shared_ptr<Storage> storage, Dims sizes, Dims strides, int64_t numel,
+                       DType dtype)
+    : storage_(std::move(storage)), sizes_(std::move(sizes)), strides_(std::move(strides)), offset_(0),
+      numel_(numel), dtype_(dtype), contiguous_(true) {}
 
 TensorImpl::~TensorImpl() = default;
 
@@ -31,9 +37,12 @@ void TensorImpl::set_geometry(Dims sizes, Dims strides, int64_t offset) {
 Tensor Tensor::empty(Dims sizes, DType dtype, Device device) {
   for (int64_t s : sizes) AMPS_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
                                      format_shape(sizes));
-  auto storage = Storage::allocate(size_t(numel_of(sizes)) * dtype_size(dtype), device);
+  const int64_t numel = numel_of(sizes);
+  auto storage = Storage::allocate(size_t(numel) * dtype_size(dtype), device);
   Dims strides = contiguous_strides(sizes);
-  return Tensor(std::make_shared<TensorImpl>(std::move(storage), std::move(sizes), std::move(strides), 0, dtype));
+  return Tensor(std::allocate_shared<TensorImpl>(PoolAllocator<TensorImpl>{}, TensorImpl::Contiguous{},
+                                                 std::move(storage), std::move(sizes), std::move(strides), numel,
+                                                 dtype));
 }
 
 Tensor Tensor::empty_strided(const Dims& sizes, const Dims& strides, DType dtype, Device device) {
@@ -41,7 +50,8 @@ Tensor Tensor::empty_strided(const Dims& sizes, const Dims& strides, DType dtype
   for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
   if (numel_of(sizes) == 0) extent = 0;
   auto storage = Storage::allocate(size_t(extent) * dtype_size(dtype), device);
-  return Tensor(std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dtype));
+  return Tensor(std::allocate_shared<TensorImpl>(PoolAllocator<TensorImpl>{}, std::move(storage), sizes, strides, 0,
+                                                 dtype));
 }
 
 Tensor Tensor::scalar(Scalar v, std::optional<DType> dtype, Device device) {
@@ -65,11 +75,6 @@ Tensor Tensor::from_doubles(const std::vector<double>& values, const Dims& sizes
 int64_t Tensor::size(int64_t d) const { return sizes()[size_t(wrap_dim(d, dim()))]; }
 int64_t Tensor::stride(int64_t d) const { return strides()[size_t(wrap_dim(d, dim()))]; }
 
-void* Tensor::raw_data() const {
-  AMPS_ASSERT(device().is_host(), "raw_data() on a {} tensor", device_str(device()));
-  char* base = static_cast<char*>(storage()->data());
-  return base ? base + storage_offset() * int64_t(element_size()) : nullptr;
-}
 
 bool Tensor::requires_grad() const {
   const AutogradMeta* m = autograd_meta();

@@ -23,6 +23,9 @@ class Tensor;
 class TensorImpl {
  public:
   TensorImpl(std::shared_ptr<Storage> storage, Dims sizes, Dims strides, int64_t offset, DType dtype);
+  // A fresh contiguous tensor: [strides] are contiguous_strides(sizes), [numel] their product.
+  struct Contiguous {};
+  TensorImpl(Contiguous, std::shared_ptr<Storage> storage, Dims sizes, Dims strides, int64_t numel, DType dtype);
   ~TensorImpl();
 
   const std::shared_ptr<Storage>& storage() const { return storage_; }
@@ -87,8 +90,13 @@ class Tensor {
   bool is_contiguous() const { return impl_->is_contiguous(); }
   bool is_floating_point() const { return is_floating(dtype()); }
   const std::shared_ptr<Storage>& storage() const { return impl_->storage(); }
-  // Host address of element (0, ..., 0); only for host devices.
-  void* raw_data() const;
+  // Host address of element (0, ..., 0); only for host devices. Inline: kernels read it per operand.
+  void* raw_data() const {
+    const Storage& s = *storage();
+    AMPS_ASSERT(s.device().is_host(), "raw_data() on a {} tensor", device_str(s.device()));
+    char* base = static_cast<char*>(s.data());
+    return base ? base + storage_offset() * int64_t(element_size()) : nullptr;
+  }
   template <typename T> T* data() const { return static_cast<T*>(raw_data()); }
 
   // ---- version counter (shared with views) ----

@@ -5,11 +5,13 @@
 
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
+#include "runtime/small_pool.hpp"
 
 namespace amps::rt::native {
 
 Tensor as_strided(const Tensor& t, const Dims& sizes, const Dims& strides, int64_t offset) {
-  auto impl = std::make_shared<TensorImpl>(t.storage(), sizes, strides, offset, t.dtype());
+  auto impl = std::allocate_shared<TensorImpl>(PoolAllocator<TensorImpl>{}, t.storage(), sizes, strides, offset,
+                                               t.dtype());
   return Tensor(std::move(impl));
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
 #include "runtime/schema.hpp"
+#include "runtime/small_pool.hpp"
 #include "runtime/views.hpp"
 
 namespace amps::rt::autograd {
@@ -80,10 +81,11 @@ void check_no_out(OpId op, const Args& args) {
 // The node of one recorded op: its rule, its non-tensor arguments and the tensors the rule saves.
 class OpNode final : public GradNode {
  public:
-  OpNode(OpId op, const Rule& rule, const Args& args) : op_(op), rule_(rule), args_(args), reader_(op, args_) {
-    for (IValue& v : args_)
-      if (v.is_tensor() || v.kind() == IValue::Kind::tensor_list) v = IValue();
-    saved_in_.resize(args.size());
+  OpNode(OpId op, const Rule& rule, const Args& args) : op_(op), rule_(rule), reader_(op, args_) {
+    args_.reserve(args.size());
+    for (const IValue& v : args)
+      args_.push_back(v.is_tensor() || v.kind() == IValue::Kind::tensor_list ? IValue() : v);
+    if (rule.saves & kInputBits) saved_in_.resize(args.size());  // else left empty: nothing to save
   }
   std::string_view name() const override { return node_name(op_); }
 
@@ -101,12 +103,15 @@ class OpNode final : public GradNode {
 
   // Saves what the rule names: inputs (the pre-op clone of self for in-place ops is saved earlier).
   void save(const Args& args, const Tensors& outs, bool inplace) {
-    for (size_t i = inplace ? 1 : 0; i < args.size() && i < 32; ++i)
+    for (size_t i = inplace ? 1 : 0; i < saved_in_.size() && i < 32; ++i)
       if ((rule_.saves & in_(int(i))) && args[i].is_tensor()) saved_in_[i] = SavedTensor(args[i].tensor(), false);
+    if (!(rule_.saves & ~kInputBits)) return;
     saved_out_.resize(outs.size());
     for (size_t k = 0; k < outs.size() && k < 32; ++k)
       if (rule_.saves & out_(int(k))) saved_out_[k] = SavedTensor(outs[k], true, uint32_t(k));
   }
+
+  static constexpr uint64_t kInputBits = 0xffffffffu;  // the in_(i) bits of Rule::saves
 
   OpId op_;
   const Rule& rule_;
@@ -128,7 +133,7 @@ Tensor BackwardCtx::g(size_t k) const {
 bool BackwardCtx::flowed(size_t k) const { return k < grads_.size() && grads_[k].defined(); }
 
 Tensor BackwardCtx::in(size_t i) const {
-  if (node_.saved_in_[i].defined()) return node_.saved_in_[i].unpack(node_);
+  if (i < node_.saved_in_.size() && node_.saved_in_[i].defined()) return node_.saved_in_[i].unpack(node_);
   const IValue& v = node_.args_[i];
   AMPS_ASSERT(v.is_number(), "{}: argument {} was not saved for backward", node_.name(), i);
   return wrap_number(v.scalar());
@@ -171,10 +176,11 @@ class AutogradLayer final : public DispatchLayer {
 
   Tensors record(OpId op, const Rule& rule, Args& args, const Next& next) {
     const bool inplace = op_has(op, opflag::inplace);
-    auto node = std::make_shared<OpNode>(op, rule, args);
+    auto node = std::allocate_shared<OpNode>(PoolAllocator<OpNode>{}, op, rule, args);
     Tensors inputs = slot_tensors(args);
     if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0].clone(), false);
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
+    node->present_.reserve(inputs.size());
     for (const Tensor& t : inputs) node->present_.push_back(t.defined());
     Tensors outs = below(op, args, next);
     node->save(args, outs, inplace);

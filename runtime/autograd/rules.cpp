@@ -736,13 +736,23 @@ const Table& table() {
 }  // namespace
 
 const Rule* rule_for(OpId op) {
-  if (!op_has(op, opflag::diff)) return nullptr;
-  if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_) {
-    std::string_view id = op_id_name(op);
-    if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
-  }
-  const Rule& r = table()[size_t(op)];
-  return r.backward || r.decompose ? &r : nullptr;
+  // Resolved once per op (the autograd layer asks on every dispatch): in-place ops use their
+  // out-of-place op's rule, found by name.
+  static const std::array<const Rule*, size_t(op_count)> rules = [] {
+    std::array<const Rule*, size_t(op_count)> t{};
+    for (int i = 0; i < op_count; ++i) {
+      OpId op = OpId(i);
+      if (!op_has(op, opflag::diff)) continue;
+      if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_) {
+        std::string_view id = op_id_name(op);
+        if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
+      }
+      const Rule& r = table()[size_t(op)];
+      t[size_t(i)] = r.backward || r.decompose ? &r : nullptr;
+    }
+    return t;
+  }();
+  return rules[size_t(op)];
 }
 
 }  // namespace amps::rt::autograd

@@ -5,6 +5,7 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/backend/cpu/simd_binary.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -109,8 +110,45 @@ void check_inplace(OpId id, const Tensor& self, DType dt, const Dims& shape) {
              dtype_name(self.dtype()));
 }
 
+// float32 add/sub (alpha 1), mul and div as a vectorised flat loop; nullopt for everything else.
+std::optional<FlatOp> flat_op(Bin op, DType dt, Scalar alpha) {
+  if (dt != DType::float32) return std::nullopt;
+  switch (op) {
+    case Bin::add: return alpha.to<float>() == 1.0f ? std::optional(FlatOp::add) : std::nullopt;
+    case Bin::sub: return alpha.to<float>() == 1.0f ? std::optional(FlatOp::sub) : std::nullopt;
+    case Bin::mul: return FlatOp::mul;
+    case Bin::div: return FlatOp::div;
+    default: return std::nullopt;
+  }
+}
+
+// The common case of training loops: two dense floating tensors of one dtype and one shape, out of
+// place. Nothing to promote, broadcast, cast or check (the operand checks concern integers and bools),
+// so the result is allocated and computed directly. Undefined when the case does not apply.
+Tensor dense_binary(Bin op, const Tensor& x, const Tensor& y, const KernelContext& kc, Scalar alpha) {
+  const DType dt = x.dtype();
+  if (y.dtype() != dt || !is_floating(dt) || !x.is_contiguous() || !y.is_contiguous() || x.sizes() != y.sizes())
+    return Tensor();
+  Tensor out = Tensor::empty(x.sizes(), is_bool_result(op) ? DType::bool_ : dt, kc.device);
+  if (std::optional<FlatOp> f = flat_op(op, dt, alpha)) {
+    float* o = out.data<float>();
+    const float *xp = x.data<float>(), *yp = y.data<float>();
+    parallel_for(out.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
+      flat_binary_f32(*f, o + b, xp + b, yp + b, e - b);
+    });
+    return out;
+  }
+  AMPS_DISPATCH_ALL(dt, T, [&] {
+    if (is_bool_result(op)) compare<T>(op, out, x, y);
+    else arith<T>(op, out, x, y, alpha);
+  });
+  return out;
+}
+
 Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
   Tensor x = a.tensor(0), y = a.tensor(1);
+  if (!inplace)
+    if (Tensor out = dense_binary(op, x, y, kc, alpha); out.defined()) return out;
   const DType dt = compute_dtype_for(op, x, y);
   check_operands(op, a.op(), dt, y);
   Dims shape = broadcast_pair(x, y, op_name(a.op()));

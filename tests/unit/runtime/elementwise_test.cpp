@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "runtime/dispatch.hpp"
 #include "runtime/functions.hpp"
@@ -154,6 +155,43 @@ TEST(Elementwise, StridedAndLargeInputsMatchContiguous) {
   std::vector<double> got = s.to_doubles();
   for (int64_t i = 0; i < 257; ++i)
     for (int64_t j = 0; j < 300; ++j) ASSERT_NEAR(got[size_t(i * 300 + j)], 2 * x[size_t(j * 257 + i)], 1e-6);
+}
+
+// Dense same-shape operands take the kernels' direct path (vectorised float32 loops); the results must be
+// bit-identical to the general broadcasting path, which a non-contiguous copy of the same values takes.
+TEST(Elementwise, DenseSameShapeMatchesGeneralPath) {
+  for (int64_t n : {1, 3, 17, 64 * 64, 70001}) {
+    for (DType dt : {DType::float32, DType::float64, DType::bfloat16}) {
+      Tensor a = make(wavy(n), {n}, dt), b = make(wavy(n, 0.3), {n}, dt);
+      b = add(b, make({1.5}, {1}, dt));  // no zeros to divide by
+      // The same values as b, read through a stride-2 view (general path).
+      Tensor wide = Tensor::empty({n, 2}, dt);
+      wide.select(1, 0).copy_(b);
+      Tensor bs = wide.select(1, 0);
+      if (n > 1) ASSERT_FALSE(bs.is_contiguous());  // (one element is dense whatever its stride)
+      for (OpId op : {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::maximum, OpId::lt}) {
+        Tensor fast = call_op(op, a, b), slow = call_op(op, a, bs);
+        ASSERT_EQ(fast.dtype(), slow.dtype());
+        ASSERT_EQ(fast.sizes(), slow.sizes());
+        ASSERT_EQ(fast.to_doubles(), slow.to_doubles()) << op_name(op) << " n=" << n;
+      }
+      Tensor fast = add(a, b, 0.5), slow = add(a, bs, 0.5);
+      ASSERT_EQ(fast.to_doubles(), slow.to_doubles()) << "add alpha n=" << n;
+    }
+  }
+}
+
+// Tensors made on one thread and freed on another go through the per-thread pools without harm.
+TEST(Elementwise, ResultsFreedOnAnotherThread) {
+  std::vector<Tensor> made;
+  for (int i = 0; i < 200; ++i) made.push_back(add(make({1, 2}, {2}), make({3, 4}, {2})));
+  std::thread t([&] {
+    made.clear();
+    for (int i = 0; i < 200; ++i) made.push_back(mul(make({1, 2}, {2}), make({3, 4}, {2})));
+  });
+  t.join();
+  EXPECT_TRUE(all_close(made.back(), {3, 8}));
+  made.clear();
 }
 
 }  // namespace
