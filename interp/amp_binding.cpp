@@ -16,11 +16,21 @@ namespace {
 using amp::Policy;
 using rt::DeviceType;
 
+// GradScaler state found in a loaded checkpoint: the file, where in the loaded value it sits
+// ("" for the value itself, `["scaler"]` or `[0]` one level down), and which load it was.
+struct ScalerCheckpoint {
+  std::string path, where;
+  amp::GradScalerState state;
+  uint64_t serial = 0;
+};
+
 // The AMP state of one interpreter (captured by its hooks and natives; no globals).
 struct AmpState {
   std::shared_ptr<amp::AutocastLayer> layer;
   std::optional<rt::DType> precision_override;  // AMPS_USE_BF16 / AMPS_USE_F16
   bool override_warned = false;
+  std::optional<ScalerCheckpoint> checkpoint;   // the first GradScaler state of the last load that had one
+  uint64_t checkpoint_loads = 0;                // loads that held GradScaler state
 };
 
 // `FILE:LINE:COL: UserWarning: msg` on the err sink, as Python prints warnings.
@@ -168,13 +178,78 @@ void ScriptOptimizer::step(const rt::Tensor& found_inf, const rt::Tensor& scale)
 // ---------------------------------------------------------------- GradScaler objects
 
 struct ScalerObj : Opaque {
-  explicit ScalerObj(amp::GradScalerOptions o) : core(o) {}
+  ScalerObj(amp::GradScalerOptions o, std::shared_ptr<AmpState> st) : core(o), amp_state(std::move(st)), fresh(o.enabled) {}
   std::string type_name() const override { return "GradScaler"; }
   Value get_attr(Interp& in, Atom name) override;
   amp::GradScaler core;
+  std::shared_ptr<AmpState> amp_state;
+  // Enabled, and no load_state_dict, update, step or resume warning yet: scale() and step() check
+  // whether a loaded checkpoint holds scaler state this one ignores.
+  bool fresh;
+  uint64_t checked_load = 0;   // the checkpoint load it was last compared with
 };
 
 ScalerObj& self_of(CallArgs& a) { return *static_cast<ScalerObj*>(a.pos.at(0).obj()); }
+
+// ---------------------------------------------------------------- resuming from checkpoints
+
+// The keys of GradScaler.state_dict(), in PyTorch's order.
+constexpr const char* kScalerStateKeys[] = {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"};
+
+// [v] as a GradScaler state dict: a dict with exactly kScalerStateKeys, each a number.
+std::optional<amp::GradScalerState> scaler_state_of(const Value& v) {
+  if (!v.is(ObjKind::Dict) || v.as<Dict>()->size() != std::size(kScalerStateKeys)) return std::nullopt;
+  double x[std::size(kScalerStateKeys)];
+  for (size_t i = 0; i < std::size(x); ++i) {
+    const Value* e = v.as<Dict>()->find(make_str(kScalerStateKeys[i]));
+    if (!e || !e->is_number()) return std::nullopt;
+    x[i] = e->to_double();
+  }
+  return amp::GradScalerState{x[0], x[1], x[2], int64_t(x[3]), int64_t(x[4])};
+}
+
+// The first GradScaler state dict in [loaded]: itself, else a dict value or list/tuple item.
+std::optional<ScalerCheckpoint> find_scaler_state(Interp& in, const Value& loaded) {
+  if (auto sd = scaler_state_of(loaded)) return ScalerCheckpoint{{}, "", *sd};
+  std::vector<std::pair<std::string, Value>> children;
+  if (loaded.is(ObjKind::Dict))
+    for (auto& [k, v] : loaded.as<Dict>()->entries)
+      children.emplace_back(k.is(ObjKind::Str) ? fmt::format("[\"{}\"]", k.as<Str>()->value) : "[" + in.repr(k) + "]", v);
+  const std::vector<Value>* items = loaded.is(ObjKind::List) ? &loaded.as<List>()->items
+                                  : loaded.is(ObjKind::Tuple) ? &loaded.as<Tuple>()->items : nullptr;
+  for (size_t i = 0; items && i < items->size(); ++i) children.emplace_back(fmt::format("[{}]", i), (*items)[i]);
+  for (auto& [where, v] : children)
+    if (auto sd = scaler_state_of(v)) return ScalerCheckpoint{{}, where, *sd};
+  return std::nullopt;
+}
+
+// in.checkpoint_loaded: remembers GradScaler state in what load(path) returned.
+void note_checkpoint(AmpState& st, Interp& in, const std::string& path, const Value& loaded) {
+  std::optional<ScalerCheckpoint> found = find_scaler_state(in, loaded);
+  if (!found) return;
+  found->path = path;
+  found->serial = ++st.checkpoint_loads;
+  st.checkpoint = std::move(found);
+}
+
+bool same_state(const amp::GradScalerState& a, const amp::GradScalerState& b) {
+  return a.scale == b.scale && a.growth_factor == b.growth_factor && a.backoff_factor == b.backoff_factor &&
+         a.growth_interval == b.growth_interval && a.growth_tracker == b.growth_tracker;
+}
+
+// Before a fresh scaler's scale() or step(): warns once when a checkpoint loaded in this interpreter
+// holds GradScaler state that differs from the fresh one (training would restart the loss scale).
+void check_resume(Interp& in, ScalerObj& s, const Span& where) {
+  const std::optional<ScalerCheckpoint>& ck = s.amp_state->checkpoint;
+  if (!ck || ck->serial == s.checked_load) return;
+  s.checked_load = ck->serial;
+  std::optional<amp::GradScalerState> mine = s.core.state_dict();
+  if (!mine || same_state(*mine, ck->state)) return;
+  s.fresh = false;
+  warn(in, where, fmt::format("the checkpoint loaded from {} holds GradScaler state (scale={}) but this GradScaler "
+                              "starts fresh (scale={}); call scaler.load_state_dict(ckpt{}) to resume it",
+                              ck->path, in.repr(Value(ck->state.scale)), in.repr(Value(mine->scale)), ck->where));
+}
 
 // scaler.scale(outputs): tensors and nested lists/tuples of them (same container types back).
 Value scale_value(Interp& in, amp::GradScaler& s, const Value& v) {
@@ -191,6 +266,7 @@ Value scale_value(Interp& in, amp::GradScaler& s, const Value& v) {
 Value m_scale(Interp& in, CallArgs& a) {
   ArgReader r(a, "scale", {"self", "outputs"});
   ScalerObj& s = self_of(a);
+  if (s.fresh) check_resume(in, s, a.span);
   return s.core.is_enabled() ? scale_value(in, s.core, r.required(1)) : r.required(1);
 }
 
@@ -206,7 +282,10 @@ Value m_step(Interp& in, CallArgs& a) {
   if (a.pos.size() < 2) throw rt::Error("TypeError", "step() missing 1 required positional argument: 'optimizer'");
   CallArgs extra{std::vector<Value>(a.pos.begin() + 2, a.pos.end()), a.kw, a.span};
   ScriptOptimizer opt(in, a.pos[1], std::move(extra));
-  bool stepped = self_of(a).core.step(opt, opt.has_closure());
+  ScalerObj& s = self_of(a);
+  if (s.fresh) check_resume(in, s, a.span);
+  bool stepped = s.core.step(opt, opt.has_closure());
+  s.fresh = false;
   return stepped ? opt.result : Value();
 }
 
@@ -214,6 +293,7 @@ Value m_step(Interp& in, CallArgs& a) {
 // (PyTorch then fails reading new_scale.device).
 Value m_update(Interp&, CallArgs& a) {
   ArgReader r(a, "update", {"self", "new_scale"});
+  self_of(a).fresh = false;
   amp::GradScaler& s = self_of(a).core;
   if (!r.has(1) || r.get(1).is_none()) s.update();
   else if (r.get(1).is_float()) s.update(r.get(1).as_float());
@@ -227,11 +307,9 @@ Value m_state_dict(Interp&, CallArgs& a) {
   auto sd = self_of(a).core.state_dict();
   auto d = make<Dict>();
   if (!sd) return d;
-  d->set(make_str("scale"), sd->scale);
-  d->set(make_str("growth_factor"), sd->growth_factor);
-  d->set(make_str("backoff_factor"), sd->backoff_factor);
-  d->set(make_str("growth_interval"), sd->growth_interval);
-  d->set(make_str("_growth_tracker"), sd->growth_tracker);
+  const Value values[] = {sd->scale, sd->growth_factor, sd->backoff_factor, sd->growth_interval, sd->growth_tracker};
+  static_assert(std::size(values) == std::size(kScalerStateKeys));
+  for (size_t i = 0; i < std::size(values); ++i) d->set(make_str(kScalerStateKeys[i]), values[i]);
   return d;
 }
 
@@ -246,6 +324,7 @@ Value m_load_state_dict(Interp&, CallArgs& a) {
   ArgReader r(a, "load_state_dict", {"self", "state_dict"});
   if (!r.required(1).is(ObjKind::Dict)) r.type_error(1, "a dict");
   Dict& d = *r.get(1).as<Dict>();
+  self_of(a).fresh = false;
   amp::GradScaler& s = self_of(a).core;
   if (!s.is_enabled()) return Value();
   if (d.size() == 0) return s.load_state_dict(std::nullopt), Value();
@@ -295,7 +374,7 @@ Value ScalerObj::get_attr(Interp&, Atom name) {
 
 // GradScaler(init_scale=65536.0, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000,
 // enabled=true, device=none)
-Value b_grad_scaler(Interp& in, CallArgs& a) {
+Value b_grad_scaler(Interp& in, const std::shared_ptr<AmpState>& st, CallArgs& a) {
   ArgReader r(a, "GradScaler", {"init_scale", "growth_factor", "backoff_factor", "growth_interval", "enabled", "device"});
   amp::GradScalerOptions o{r.float_or(0, 65536.0), r.float_or(1, 2.0), r.float_or(2, 0.5), r.int_or(3, 2000),
                            r.bool_or(4, true)};
@@ -304,7 +383,7 @@ Value b_grad_scaler(Interp& in, CallArgs& a) {
     warn(in, a.span, "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.");
     o.enabled = false;
   }
-  Value obj = make<ScalerObj>(o);
+  Value obj = make<ScalerObj>(o, st);
   if (o.enabled) in.active_scaler = obj;
   return obj;
 }
@@ -516,7 +595,8 @@ void install_amp_builtins(Interp& in) {
     in.runtime().add_layer(std::make_shared<amp::PrecisionOverrideLayer>(*st->precision_override),
                            amp::layer_order_amp::precision_override);
   in.hooks.autocast_enter = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_enter(i, *st, dev, a); };
-  in.def_native("GradScaler", b_grad_scaler);
+  in.def_native("GradScaler", [st](Interp& i, CallArgs& a) { return b_grad_scaler(i, st, a); });
+  in.checkpoint_loaded = [st](Interp& i, const std::string& path, const Value& v) { note_checkpoint(*st, i, path, v); };
   in.def_module("amp", [st](Interp& i, Module& m) { init_amp_module(i, m, st); });
 }
 

@@ -148,6 +148,9 @@ class Interp {
 
   // The GradScaler that `scale(x)` uses: the most recently created enabled one (none if none).
   Value active_scaler;
+  // Told about every checkpoint the script loads (amps_checkpoint_loaded: the stdlib's load()); the
+  // AMP bindings note GradScaler state in it, so a GradScaler that then starts fresh warns.
+  std::function<void(Interp&, const std::string& path, const Value& loaded)> checkpoint_loaded;
 
   // ---- evaluator (eval.cpp, exec.cpp, call.cpp, ops.cpp)
   Value eval(const Expr& e);

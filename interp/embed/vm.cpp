@@ -290,6 +290,14 @@ void amps_write_diagnostic(amps_vm* vm, const char* text, size_t len) {
   if (vm && (text || !len)) interp_of(vm).write_err(std::string_view(text ? text : "", len));
 }
 
+amps_status amps_checkpoint_loaded(amps_vm* vm, const char* path, const amps_value* loaded) {
+  return guarded(vm, [&](Interp& in) {
+    if (!path || !loaded) return misuse(in, "amps_checkpoint_loaded: path or loaded is NULL");
+    if (in.checkpoint_loaded) in.checkpoint_loaded(in, path, value_of(loaded));
+    return AMPS_OK;
+  });
+}
+
 int amps_sandboxed(const amps_vm* vm) { return vm && interp_of(const_cast<amps_vm*>(vm)).config().sandbox ? 1 : 0; }
 
 }  // extern "C"

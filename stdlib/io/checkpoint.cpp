@@ -160,9 +160,7 @@ Value b_save(Vm& vm, Call& call) {
   return Value::none();
 }
 
-Value b_load(Vm& vm, Call& call) {
-  Args r(vm, call, "load", {"path"});
-  std::string path = checked_path(vm, r, 0, "load");
+Value loaded_value(Vm& vm, const std::string& path) {
   io::SafetensorsFile f = io::read_safetensors(vm, path);
   auto s = f.metadata.find(kStructureKey);
   if (s == f.metadata.end()) return plain_state_dict(vm, f);
@@ -170,6 +168,15 @@ Value b_load(Vm& vm, Call& call) {
   json structure = json::parse(s->second, nullptr, false);
   if (structure.is_discarded()) fail("ValueError", fmt::format("'{}' has a corrupt amps.structure: not JSON", path));
   return Rebuilder(vm, by_name, path).value(structure);
+}
+
+// load(path); the vm is told what it loaded, so a GradScaler that ignores saved scaler state warns.
+Value b_load(Vm& vm, Call& call) {
+  Args r(vm, call, "load", {"path"});
+  std::string path = checked_path(vm, r, 0, "load");
+  Value loaded = loaded_value(vm, path);
+  vm.checkpoint_loaded(path, loaded);
+  return loaded;
 }
 
 Value b_load_metadata(Vm& vm, Call& call) {

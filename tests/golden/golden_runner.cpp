@@ -5,6 +5,8 @@
 //                                   comment's line: FILE:LINE:COL: Kind: message...
 //   # expect error line N: ...      the same, for an error reported at line N
 //   # expect stderr: TEXT           some stderr line contains TEXT
+//   # expect stderr once: TEXT      exactly one stderr line contains TEXT (a warning given once)
+//   # expect no stderr: TEXT        no stderr line contains TEXT
 //   # args: A B C                   arguments passed to the script
 //   # exit: N                       expected exit status when it is not 0 or 1
 // With --smoke (examples), stdout is not compared: the script must exit 0, and its arguments
@@ -25,6 +27,8 @@ namespace {
 struct Expectations {
   std::vector<std::string> stdout_lines;
   std::vector<std::string> stderr_contains;
+  std::vector<std::string> stderr_once;
+  std::vector<std::string> stderr_absent;
   std::vector<std::string> args;
   std::vector<std::string> smoke_args;
   std::string error;      // "Kind: message" prefix
@@ -53,6 +57,8 @@ Expectations parse(const std::string& path) {
       e.error_line = n;
       e.exit_code = 1;
     } else if (line.find("# expect stderr: ") != std::string::npos) e.stderr_contains.push_back(after(line, "# expect stderr: "));
+    else if (line.find("# expect stderr once: ") != std::string::npos) e.stderr_once.push_back(after(line, "# expect stderr once: "));
+    else if (line.find("# expect no stderr: ") != std::string::npos) e.stderr_absent.push_back(after(line, "# expect no stderr: "));
     else if (line.find("# args: ") != std::string::npos) {
       std::istringstream ss(after(line, "# args: "));
       for (std::string a; ss >> a;) e.args.push_back(a);
@@ -108,6 +114,12 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
+size_t lines_containing(const std::string& text, const std::string& s) {
+  size_t n = 0;
+  for (const std::string& l : lines(text)) n += l.find(s) != std::string::npos;
+  return n;
+}
+
 bool check_error(const Expectations& e, const std::string& script, const std::string& err, std::string& why) {
   std::string first = lines(err).empty() ? "" : lines(err)[0];
   std::string pos = script + ":" + std::to_string(e.error_line) + ":";
@@ -155,6 +167,10 @@ int main(int argc, char** argv) {
   }
   for (auto& s : e.stderr_contains)
     if (ok && err.find(s) == std::string::npos) ok = false, why = "stderr lacks: " + s;
+  for (auto& s : e.stderr_once)
+    if (size_t n = lines_containing(err, s); ok && n != 1) ok = false, why = std::to_string(n) + " stderr lines (want 1) contain: " + s;
+  for (auto& s : e.stderr_absent)
+    if (ok && lines_containing(err, s) != 0) ok = false, why = "stderr has: " + s;
   if (ok) return 0;
   std::cerr << "FAIL " << argv[2] << ": " << why << "\n--- stdout ---\n" << out << "--- stderr ---\n" << err;
   return 1;

@@ -114,6 +114,16 @@ int amps_sandboxed(const amps_vm* vm);
  * (warnings, progress bars). Safe from natives and hooks; NULL vm: no-op. */
 void amps_write(amps_vm* vm, const char* text, size_t len);
 void amps_write_diagnostic(amps_vm* vm, const char* text, size_t len);
+/* Tells [vm] that [loaded] was just read from the checkpoint file [path] (the stdlib's load() does;
+ * hosts that read checkpoints their own way may too). When [loaded] is, or directly holds (as a
+ * dict value or a list/tuple item), a GradScaler state dict (a dict with exactly the keys of
+ * GradScaler.state_dict(): scale, growth_factor, backoff_factor, growth_interval, _growth_tracker,
+ * all numbers), the vm remembers it (the first one found; a later such checkpoint replaces it): an
+ * enabled GradScaler that reaches scale() or step() while still fresh (no load_state_dict, update
+ * or step yet) with a state different from the saved one warns once on the diagnostic sink
+ * (FILE:LINE:COL: UserWarning: the checkpoint loaded from PATH holds GradScaler state ...).
+ * MISUSE for a NULL path or value. */
+amps_status amps_checkpoint_loaded(amps_vm* vm, const char* path, const amps_value* loaded);
 
 /* ---------------------------------------------------------------- errors */
 

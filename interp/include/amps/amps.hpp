@@ -270,6 +270,8 @@ class Vm {
   }
   bool sandboxed() const { return amps_sandboxed(vm_) != 0; }
   void write_diagnostic(std::string_view text) { amps_write_diagnostic(vm_, text.data(), text.size()); }
+  // See amps_checkpoint_loaded: [loaded] was read from the checkpoint at [path].
+  void checkpoint_loaded(const std::string& path, const Value& loaded) { check(amps_checkpoint_loaded(vm_, path.c_str(), loaded.get())); }
   // str(v), as print shows it.
   std::string str(const Value& v) {
     char* s = nullptr;

@@ -239,3 +239,22 @@ TEST(EmbedObjects, StdlibObjectsAreHostObjects) {
   EXPECT_NE(amps_object_class(loader), nullptr);
   amps_release(loader);
 }
+
+// amps_checkpoint_loaded (what the stdlib's load() calls): GradScaler state in a checkpoint the host
+// read makes a fresh GradScaler warn once on the diagnostic sink; a NULL argument is misuse.
+TEST(EmbedObjects, CheckpointWithScalerStateWarnsAFreshScalerOnce) {
+  CapturedVm t;
+  amps_value* ckpt = nullptr;
+  ASSERT_EQ(amps_run(t.vm, "<ckpt>", "{\"epoch\": 2, \"scaler\": {\"scale\": 2048.0, \"growth_factor\": 2.0, "
+                     "\"backoff_factor\": 0.5, \"growth_interval\": 2000, \"_growth_tracker\": 5}}", &ckpt), AMPS_OK)
+      << amps_last_error(t.vm)->diagnostic;
+  EXPECT_EQ(amps_checkpoint_loaded(t.vm, "host.ckpt", ckpt), AMPS_OK);
+  EXPECT_EQ(amps_checkpoint_loaded(t.vm, nullptr, ckpt), AMPS_ERROR_MISUSE);
+  EXPECT_EQ(amps_checkpoint_loaded(t.vm, "host.ckpt", nullptr), AMPS_ERROR_MISUSE);
+  EXPECT_EQ(amps_checkpoint_loaded(nullptr, "host.ckpt", ckpt), AMPS_ERROR_MISUSE);
+  t.ok("let s = GradScaler()\ns.scale(ones(1))\ns.scale(ones(1))\nlet r = GradScaler()\nr.load_state_dict(" "{\"scale\": 2048.0, "
+       "\"growth_factor\": 2.0, \"backoff_factor\": 0.5, \"growth_interval\": 2000, \"_growth_tracker\": 5})\nr.scale(ones(1))");
+  EXPECT_EQ(t.diag, "<test>:2:1: UserWarning: the checkpoint loaded from host.ckpt holds GradScaler state (scale=2048.0) but "
+                    "this GradScaler starts fresh (scale=65536.0); call scaler.load_state_dict(ckpt[\"scaler\"]) to resume it\n");
+  amps_release(ckpt);
+}
