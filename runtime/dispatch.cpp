@@ -2,6 +2,7 @@
 #include "runtime/dispatch.hpp"
 
 #include <atomic>
+#include <mutex>
 
 #include "runtime/backend/backend.hpp"
 #include "runtime/error.hpp"
@@ -72,9 +73,19 @@ void bump_versions(const IValue& v) {
 
 }  // namespace
 
+#ifdef AMPS_HAVE_CUDA
+namespace cuda {
+void init_backend();  // runtime/backend/cuda: registers the backend when a GPU is present
+}
+#endif
+
 Backend* backend_for(DeviceType type) {
-  if (type == DeviceType::cuda) return g_cuda_backend.load(std::memory_order_acquire);
-  return &cpu_backend();
+  if (type != DeviceType::cuda) return &cpu_backend();
+#ifdef AMPS_HAVE_CUDA
+  static std::once_flag probed;  // the first cuda query probes for a GPU; CPU-only runs never pay for it
+  std::call_once(probed, cuda::init_backend);
+#endif
+  return g_cuda_backend.load(std::memory_order_acquire);
 }
 
 void register_cuda_backend(Backend* backend) { g_cuda_backend.store(backend, std::memory_order_release); }

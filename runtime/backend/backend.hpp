@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "runtime/context.hpp"
@@ -28,6 +29,10 @@ class Backend {
   // Device memory for non-host backends; the CPU backend never gets these calls.
   virtual void* allocate(size_t nbytes, Device device) = 0;
   virtual void deallocate(void* p, Device device) = 0;
+  // Waits until the work queued on [device] has finished (host backends run synchronously).
+  virtual void synchronize(Device device) {}
+  // Bytes of device memory held by live tensors on [device] (0 for host backends).
+  virtual int64_t memory_allocated(Device device) const { return 0; }
 };
 
 // The backend serving [type]: the CPU backend for cpu/xla/xpu; the CUDA backend (null in a CPU-only

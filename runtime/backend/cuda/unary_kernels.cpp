@@ -1,0 +1,158 @@
+// CUDA kernels for unary elementwise ops, with the CPU backend's dtype rules: integers keep their dtype
+// for neg/abs/rounding/relu/clamp, go to float32 for float math; predicates give bool.
+#include <limits>
+
+#include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/error.hpp"
+
+namespace amps::rt::cuda {
+namespace {
+
+bool keeps_integers(UnOp op) { return op <= UnOp::relu || op == UnOp::clamp || op == UnOp::nan_to_num; }
+bool bool_result(UnOp op) { return op >= UnOp::isfinite; }
+
+Tensor unary(UnOp op, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p = {}) {
+  Tensor x = a.tensor(0);
+  const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  const DType out_dt = bool_result(op) ? DType::bool_ : dt;
+  AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
+             op_name(a.op()), dtype_name(out_dt), dtype_name(x.dtype()));
+  AMPS_CHECK(!(op == UnOp::neg && dt == DType::bool_), "Negation, the `-` operator, on a bool tensor is not "
+             "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  Tensor out = inplace ? x : Tensor::empty(x.sizes(), out_dt, kc.device);
+  Tensor xc = cast(x, dt);
+  Launch l = make_launch(out.sizes(), {&out, &xc});
+  check(launch_unary(stream(kc.device), op, elem(dt), l.shape, l.ops[0], l.ops[1], p), "unary op");
+  return out;
+}
+
+#define AMPS_CUDA_UNARY(name, kind) \
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, false)}; }
+#define AMPS_CUDA_UNARY_(name, kind) \
+  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, true)}; }
+AMPS_CUDA_UNARY(neg, UnOp::neg) AMPS_CUDA_UNARY_(neg, UnOp::neg)
+AMPS_CUDA_UNARY(abs, UnOp::abs) AMPS_CUDA_UNARY_(abs, UnOp::abs)
+AMPS_CUDA_UNARY(square, UnOp::square)
+AMPS_CUDA_UNARY(sqrt, UnOp::sqrt) AMPS_CUDA_UNARY_(sqrt, UnOp::sqrt)
+AMPS_CUDA_UNARY(rsqrt, UnOp::rsqrt)
+AMPS_CUDA_UNARY(exp, UnOp::exp) AMPS_CUDA_UNARY_(exp, UnOp::exp)
+AMPS_CUDA_UNARY(log, UnOp::log) AMPS_CUDA_UNARY_(log, UnOp::log)
+AMPS_CUDA_UNARY(log2, UnOp::log2)
+AMPS_CUDA_UNARY(log1p, UnOp::log1p)
+AMPS_CUDA_UNARY(expm1, UnOp::expm1)
+AMPS_CUDA_UNARY(sin, UnOp::sin)
+AMPS_CUDA_UNARY(cos, UnOp::cos)
+AMPS_CUDA_UNARY(tanh, UnOp::tanh) AMPS_CUDA_UNARY_(tanh, UnOp::tanh)
+AMPS_CUDA_UNARY(sigmoid, UnOp::sigmoid) AMPS_CUDA_UNARY_(sigmoid, UnOp::sigmoid)
+AMPS_CUDA_UNARY(relu, UnOp::relu) AMPS_CUDA_UNARY_(relu, UnOp::relu)
+AMPS_CUDA_UNARY(silu, UnOp::silu) AMPS_CUDA_UNARY_(silu, UnOp::silu)
+AMPS_CUDA_UNARY(erf, UnOp::erf)
+AMPS_CUDA_UNARY(floor, UnOp::floor)
+AMPS_CUDA_UNARY(ceil, UnOp::ceil)
+AMPS_CUDA_UNARY(round, UnOp::round)
+AMPS_CUDA_UNARY(trunc, UnOp::trunc)
+AMPS_CUDA_UNARY(sign, UnOp::sign)
+AMPS_CUDA_UNARY(reciprocal, UnOp::reciprocal)
+AMPS_CUDA_UNARY(isfinite, UnOp::isfinite)
+AMPS_CUDA_UNARY(isnan, UnOp::isnan)
+AMPS_CUDA_UNARY(isinf, UnOp::isinf)
+AMPS_CUDA_UNARY(logical_not, UnOp::logical_not)
+#undef AMPS_CUDA_UNARY
+#undef AMPS_CUDA_UNARY_
+
+Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
+  std::string mode = a.str(1);
+  AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
+  return {unary(mode == "none" ? UnOp::gelu : UnOp::gelu_tanh, a, kc, false)};
+}
+
+UnaryParams leaky_params(const ArgReader& a) { return UnaryParams{a.scalar(1).to_double()}; }
+Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::leaky_relu, a, kc, false, leaky_params(a))}; }
+Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::leaky_relu, a, kc, true, leaky_params(a))}; }
+
+Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
+  return {unary(UnOp::softplus, a, kc, false, UnaryParams{a.scalar(1).to_double(), a.scalar(2).to_double()})};
+}
+
+UnaryParams clamp_params(const ArgReader& a) {
+  std::optional<Scalar> lo = a.opt_scalar(1), hi = a.opt_scalar(2);
+  AMPS_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  return UnaryParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
+}
+
+// clamp of an integer tensor with float bounds computes in float32, like PyTorch's result_type.
+Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
+  UnaryParams p = clamp_params(a);
+  bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
+  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
+  return {unary(UnOp::clamp, a, kc, false, p)};
+}
+Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::clamp, a, kc, true, clamp_params(a))}; }
+
+double finite_max(DType t) {
+  switch (t) {
+    case DType::float16: return 65504.0;
+    case DType::bfloat16: return double(float(BFloat16::from_bits(0x7f7f)));
+    case DType::float32: return double(std::numeric_limits<float>::max());
+    case DType::float64: return std::numeric_limits<double>::max();
+    default: return 0.0;
+  }
+}
+
+UnaryParams nan_params(const ArgReader& a) {
+  double big = finite_max(a.tensor(0).dtype());
+  return UnaryParams{a.opt_f64(1).value_or(0.0), a.opt_f64(2).value_or(big), a.opt_f64(3).value_or(-big)};
+}
+Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::nan_to_num, a, kc, false, nan_params(a))}; }
+Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::nan_to_num, a, kc, true, nan_params(a))}; }
+
+}  // namespace
+
+void register_unary_kernels(KernelTable& t) {
+  t.add(OpId::neg, k_neg, kNumericDTypes);
+  t.add(OpId::neg_, k_neg_, kNumericDTypes);
+  t.add(OpId::abs, k_abs);
+  t.add(OpId::abs_, k_abs_);
+  t.add(OpId::square, k_square);
+  t.add(OpId::sqrt, k_sqrt);
+  t.add(OpId::sqrt_, k_sqrt_);
+  t.add(OpId::rsqrt, k_rsqrt);
+  t.add(OpId::exp, k_exp);
+  t.add(OpId::exp_, k_exp_);
+  t.add(OpId::log, k_log);
+  t.add(OpId::log_, k_log_);
+  t.add(OpId::log2, k_log2);
+  t.add(OpId::log1p, k_log1p);
+  t.add(OpId::expm1, k_expm1);
+  t.add(OpId::sin, k_sin);
+  t.add(OpId::cos, k_cos);
+  t.add(OpId::tanh, k_tanh);
+  t.add(OpId::tanh_, k_tanh_);
+  t.add(OpId::sigmoid, k_sigmoid);
+  t.add(OpId::sigmoid_, k_sigmoid_);
+  t.add(OpId::relu, k_relu, kNumericDTypes);
+  t.add(OpId::relu_, k_relu_, kNumericDTypes);
+  t.add(OpId::gelu, k_gelu, kFloatDTypes);
+  t.add(OpId::silu, k_silu, kFloatDTypes);
+  t.add(OpId::silu_, k_silu_, kFloatDTypes);
+  t.add(OpId::leaky_relu, k_leaky_relu, kFloatDTypes);
+  t.add(OpId::leaky_relu_, k_leaky_relu_, kFloatDTypes);
+  t.add(OpId::softplus, k_softplus, kFloatDTypes);
+  t.add(OpId::erf, k_erf);
+  t.add(OpId::floor, k_floor, kNumericDTypes);
+  t.add(OpId::ceil, k_ceil, kNumericDTypes);
+  t.add(OpId::round, k_round, kNumericDTypes);
+  t.add(OpId::trunc, k_trunc, kNumericDTypes);
+  t.add(OpId::sign, k_sign);
+  t.add(OpId::reciprocal, k_reciprocal);
+  t.add(OpId::isfinite, k_isfinite);
+  t.add(OpId::isnan, k_isnan);
+  t.add(OpId::isinf, k_isinf);
+  t.add(OpId::logical_not, k_logical_not);
+  t.add(OpId::nan_to_num, k_nan_to_num);
+  t.add(OpId::nan_to_num_, k_nan_to_num_);
+  t.add(OpId::clamp, k_clamp, kNumericDTypes);
+  t.add(OpId::clamp_, k_clamp_, kNumericDTypes);
+}
+
+}  // namespace amps::rt::cuda

@@ -1,0 +1,93 @@
+// CUDA kernels for views (pure metadata, shared with the CPU backend through runtime/views.hpp) and the
+// shape ops that may copy (reshape, flatten), whose copies run on the device.
+#include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+#include "runtime/views.hpp"
+
+namespace amps::rt::cuda {
+namespace {
+
+Tensors k_view(const ArgReader& a, const KernelContext&) { return {native::view(a.tensor(0), a.ints(1))}; }
+Tensors k_reshape(const ArgReader& a, const KernelContext&) { return {reshape(a.tensor(0), a.ints(1))}; }
+Tensors k_t(const ArgReader& a, const KernelContext&) { return {native::t(a.tensor(0))}; }
+Tensors k_permute(const ArgReader& a, const KernelContext&) { return {native::permute(a.tensor(0), a.ints(1))}; }
+Tensors k_expand(const ArgReader& a, const KernelContext&) { return {native::expand(a.tensor(0), a.ints(1))}; }
+Tensors k_detach(const ArgReader& a, const KernelContext&) { return {native::alias(a.tensor(0))}; }
+Tensors k_transpose(const ArgReader& a, const KernelContext&) {
+  return {native::transpose(a.tensor(0), a.i64(1), a.i64(2))};
+}
+Tensors k_slice(const ArgReader& a, const KernelContext&) {
+  return {native::slice(a.tensor(0), a.i64(1), a.opt_i64(2), a.opt_i64(3), a.i64(4))};
+}
+Tensors k_select(const ArgReader& a, const KernelContext&) { return {native::select(a.tensor(0), a.i64(1), a.i64(2))}; }
+Tensors k_unsqueeze(const ArgReader& a, const KernelContext&) { return {native::unsqueeze(a.tensor(0), a.i64(1))}; }
+Tensors k_squeeze(const ArgReader& a, const KernelContext&) {
+  return {native::squeeze(a.tensor(0), a.opt_ints(1).value_or(Dims{}))};
+}
+Tensors k_narrow(const ArgReader& a, const KernelContext&) {
+  return {native::narrow(a.tensor(0), a.i64(1), a.i64(2), a.i64(3))};
+}
+
+Tensors k_flatten(const ArgReader& a, const KernelContext&) {
+  Tensor self = a.tensor(0);
+  if (self.dim() == 0) return {reshape(self, {1})};
+  int64_t s = wrap_dim(a.i64(1), self.dim()), e = wrap_dim(a.i64(2), self.dim());
+  AMPS_CHECK(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
+  Dims shape(self.sizes().begin(), self.sizes().begin() + s);
+  int64_t merged = 1;
+  for (int64_t d = s; d <= e; ++d) merged *= self.sizes()[size_t(d)];
+  shape.push_back(merged);
+  shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
+  return {reshape(self, shape)};
+}
+
+Tensors split_views(const Tensor& self, int64_t dim, int64_t split_size) {
+  int64_t size = self.sizes()[size_t(dim)];
+  Tensors out;
+  for (int64_t s = 0; s < size || (size == 0 && out.empty()); s += std::max<int64_t>(split_size, 1)) {
+    out.push_back(native::narrow(self, dim, s, std::min(split_size, size - s)));
+    if (size == 0) break;
+  }
+  return out;
+}
+
+Tensors k_split(const ArgReader& a, const KernelContext&) {
+  Tensor self = a.tensor(0);
+  AMPS_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
+  int64_t n = a.i64(1);
+  AMPS_CHECK(n >= 0, "split expects split_size be non-negative, but got split_size={}", n);
+  return split_views(self, wrap_dim(a.i64(2), self.dim()), n);
+}
+
+Tensors k_chunk(const ArgReader& a, const KernelContext&) {
+  Tensor self = a.tensor(0);
+  AMPS_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  int64_t chunks = a.i64(1);
+  AMPS_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: {}", chunks);
+  int64_t dim = wrap_dim(a.i64(2), self.dim());
+  int64_t size = self.sizes()[size_t(dim)];
+  return split_views(self, dim, (size + chunks - 1) / chunks);
+}
+
+}  // namespace
+
+void register_view_kernels(KernelTable& t) {
+  t.add(OpId::view, k_view);
+  t.add(OpId::reshape, k_reshape);
+  t.add(OpId::transpose, k_transpose);
+  t.add(OpId::t, k_t);
+  t.add(OpId::permute, k_permute);
+  t.add(OpId::slice, k_slice);
+  t.add(OpId::select, k_select);
+  t.add(OpId::expand, k_expand);
+  t.add(OpId::unsqueeze, k_unsqueeze);
+  t.add(OpId::squeeze, k_squeeze);
+  t.add(OpId::narrow, k_narrow);
+  t.add(OpId::flatten, k_flatten);
+  t.add(OpId::detach, k_detach);
+  t.add(OpId::split, k_split);
+  t.add(OpId::chunk, k_chunk);
+}
+
+}  // namespace amps::rt::cuda
