@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/backend/backend.hpp"
 #include "runtime/print.hpp"
 
 namespace amps::interp {
@@ -39,6 +40,18 @@ Value DeviceObj::get_attr(Interp&, Atom name) {
   if (*name == "index") return Value(int64_t(device.index));
   if (device.type != rt::DeviceType::cuda) return Value::undef();
   if (*name == "available") return make<Native>("cuda.available", [](Interp&, CallArgs&) { return Value(rt::cuda_available()); });
+  const rt::Device d = device;
+  if (*name == "synchronize")  // waits for the device's queued work; raises when CUDA is not available
+    return make<Native>("cuda.synchronize", [d](Interp&, CallArgs&) {
+      rt::check_device_available(d);
+      rt::backend_for(d.type)->synchronize(d);
+      return Value();
+    });
+  if (*name == "memory_allocated")  // bytes held by live tensors on the device (0 without CUDA, as PyTorch)
+    return make<Native>("cuda.memory_allocated", [d](Interp&, CallArgs&) {
+      const rt::Backend* b = rt::backend_for(d.type);
+      return Value(int64_t(b ? b->memory_allocated(d) : 0));
+    });
   return Value::undef();
 }
 
