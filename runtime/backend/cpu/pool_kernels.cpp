@@ -1,16 +1,20 @@
 // CPU kernels for 2-D pooling: max pooling (forward, argmax indices, backward) in native loops over every
 // float dtype; average pooling on oneDNN for float32/bfloat16/float16 and float64 reference loops (which
 // also serve divisor_override); adaptive average pooling (loops).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <memory>
+#include <utility>
+#include <vector>
 
 #include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_pool.hpp"
 #include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/max_pool_simd.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
+#include "runtime/half.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
 
@@ -119,27 +123,85 @@ template <typename T> int64_t window_argmax(const T* x, const MaxGeo& g, int64_t
   return at;
 }
 
-// Runs f(plane) over all planes, in parallel when there is enough work.
+// Runs f(begin, end) over ranges of planes, in parallel when there is enough work.
 template <typename F> void for_planes(const MaxGeo& g, F&& f) {
   const int64_t work = std::max<int64_t>(1, g.OH * g.OW * g.kh * g.kw);
-  parallel_for(g.planes, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
-    for (int64_t p = b; p < e; ++p) f(p);
-  });
+  parallel_for(g.planes, std::max<int64_t>(1, kParallelGrain / work), f);
+}
+
+// The outputs [lo, hi) along one axis whose windows lie wholly inside the input.
+std::pair<int64_t, int64_t> inside(int64_t in, int64_t out, int64_t k, int64_t s, int64_t p, int64_t d) {
+  const int64_t lo = std::min(out, (p + s - 1) / s), last = in - 1 - (k - 1) * d + p;
+  return {lo, last < 0 ? lo : std::clamp(last / s + 1, lo, out)};
+}
+
+// window_argmax for a window wholly inside the plane, starting at flat index [at0] of the compute-type
+// values [v]: the same scan without bounds checks, branch-free (the comparison is a coin toss on real data).
+template <typename C> int64_t inner_argmax(const C* v, const MaxGeo& g, int64_t at0) {
+  int64_t at = at0;
+  C best = v[at0];
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0, k = at0 + i * g.dh * g.W; j < g.kw; ++j, k += g.dw) {
+      const C x = v[k];
+      const bool take = (x > best) | (x != x);
+      best = take ? x : best;
+      at = take ? k : at;
+    }
+  return at;
+}
+
+// row[ow] for the outputs [lo, hi) of output row [oh], whose windows lie inside the plane.
+template <typename C> void inner_row(const C* v, const MaxGeo& g, int64_t oh, int64_t lo, int64_t hi, int64_t* row) {
+  const int64_t k0 = (oh * g.sh - g.ph) * g.W + lo * g.sw - g.pw;
+  if constexpr (std::is_same_v<C, float>) {
+    const bool two = g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1;
+    if (two && g.H * g.W < (int64_t(1) << 31)) return argmax_2x2_stride2(v, g.W, k0, hi - lo, row + lo);
+  }
+  for (int64_t ow = lo; ow < hi; ++ow) row[ow] = inner_argmax(v, g, k0 + (ow - lo) * g.sw);
+}
+
+// [plane] as compute-type values: half types convert in bulk into [buf], the others are read in place.
+template <typename T> const compute_t<T>* plane_values(const T* plane, int64_t n, std::vector<compute_t<T>>& buf) {
+  if constexpr (std::is_same_v<T, compute_t<T>>) {
+    return plane;
+  } else {
+    buf.resize(size_t(n));
+    if constexpr (std::is_same_v<T, BFloat16>) convert_bf16_to_float(plane, buf.data(), n);
+    else convert_half_to_float(plane, buf.data(), n);
+    return buf.data();
+  }
+}
+
+// at[o] = window_argmax(plane, g, o / OW, o % OW) for every output o of one plane: windows inside the
+// plane scan the bulk-converted values without bounds checks, border windows take window_argmax.
+template <typename T> void plane_argmax(const T* plane, const MaxGeo& g, std::vector<compute_t<T>>& buf, int64_t* at) {
+  const compute_t<T>* v = plane_values(plane, g.H * g.W, buf);
+  const auto [h_lo, h_hi] = inside(g.H, g.OH, g.kh, g.sh, g.ph, g.dh);
+  const auto [w_lo, w_hi] = inside(g.W, g.OW, g.kw, g.sw, g.pw, g.dw);
+  for (int64_t oh = 0; oh < g.OH; ++oh) {
+    int64_t* row = at + oh * g.OW;
+    const bool mid = oh >= h_lo && oh < h_hi;
+    const int64_t lo = mid ? w_lo : g.OW, hi = mid ? w_hi : g.OW;
+    for (int64_t ow = 0; ow < lo; ++ow) row[ow] = window_argmax(plane, g, oh, ow);
+    inner_row(v, g, oh, lo, hi, row);
+    for (int64_t ow = hi; ow < g.OW; ++ow) row[ow] = window_argmax(plane, g, oh, ow);
+  }
 }
 
 // out (and idx, when given) from the contiguous input [x].
 template <typename T> void max_pool_forward(const Tensor& x, const MaxGeo& g, const Tensor& out, int64_t* idx) {
   const T* xp = x.data<T>();
   T* op = out.data<T>();
-  for_planes(g, [&](int64_t p) {
-    const T* plane = xp + p * g.H * g.W;
-    const int64_t base = p * g.OH * g.OW;
-    for (int64_t oh = 0; oh < g.OH; ++oh)
-      for (int64_t ow = 0; ow < g.OW; ++ow) {
-        const int64_t at = window_argmax(plane, g, oh, ow), o = base + oh * g.OW + ow;
-        op[o] = plane[at];
-        if (idx) idx[o] = at;
-      }
+  const int64_t ohw = g.OH * g.OW;
+  for_planes(g, [&](int64_t b, int64_t e) {
+    std::vector<compute_t<T>> buf;
+    std::vector<int64_t> at(size_t(ohw), 0);
+    for (int64_t p = b; p < e; ++p) {
+      const T* plane = xp + p * g.H * g.W;
+      plane_argmax(plane, g, buf, at.data());
+      for (int64_t o = 0; o < ohw; ++o) op[p * ohw + o] = plane[at[size_t(o)]];
+      if (idx) std::copy(at.begin(), at.end(), idx + p * ohw);
+    }
   });
 }
 
@@ -150,17 +212,23 @@ template <typename T> void max_pool_backward(const Tensor& x, const Tensor& go, 
   T* ip = gi.data<T>();
   const int64_t hw = g.H * g.W, ohw = g.OH * g.OW;
   const bool disjoint = g.disjoint();
-  for_planes(g, [&](int64_t p) {
-    const T* plane = xp + p * hw;
-    T* dst = ip + p * hw;
-    if (disjoint) {
-      std::memset(static_cast<void*>(dst), 0, size_t(hw) * sizeof(T));
-      for (int64_t o = 0; o < ohw; ++o) dst[window_argmax(plane, g, o / g.OW, o % g.OW)] = gp[p * ohw + o];
-      return;
+  for_planes(g, [&](int64_t b, int64_t e) {
+    std::vector<compute_t<T>> buf;
+    std::vector<int64_t> at(size_t(ohw), 0);
+    std::vector<double> acc(disjoint ? 0 : size_t(hw));
+    for (int64_t p = b; p < e; ++p) {
+      plane_argmax(xp + p * hw, g, buf, at.data());
+      T* dst = ip + p * hw;
+      const T* src = gp + p * ohw;
+      if (disjoint) {
+        std::memset(static_cast<void*>(dst), 0, size_t(hw) * sizeof(T));
+        for (int64_t o = 0; o < ohw; ++o) dst[at[size_t(o)]] = src[o];
+        continue;
+      }
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (int64_t o = 0; o < ohw; ++o) acc[size_t(at[size_t(o)])] += double(src[o]);
+      for (int64_t i = 0; i < hw; ++i) dst[i] = T(acc[size_t(i)]);
     }
-    std::unique_ptr<double[]> acc(new double[size_t(hw)]());
-    for (int64_t o = 0; o < ohw; ++o) acc[size_t(window_argmax(plane, g, o / g.OW, o % g.OW))] += double(gp[p * ohw + o]);
-    for (int64_t i = 0; i < hw; ++i) dst[i] = T(acc[size_t(i)]);
   });
 }
 

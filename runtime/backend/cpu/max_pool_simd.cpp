@@ -1,0 +1,87 @@
+// Window argmax for 2x2, stride-2 max pooling: AVX-512 (16 windows per step) or scalar, chosen once.
+#include "runtime/backend/cpu/max_pool_simd.hpp"
+
+#include <algorithm>
+
+// GCC 12 warns inside its own AVX-512 headers (_mm512_undefined_*); the warning is spurious there.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+namespace amps::rt::cpu {
+namespace {
+
+using Argmax2 = void (*)(const float*, int64_t, int64_t, int64_t, int64_t*);
+
+// One step of the scan: x (at flat index k) takes over when it is larger or NaN. Branch-free on purpose:
+// on real data the comparison is a coin toss for the branch predictor.
+void take_scalar(float& best, int64_t& at, float x, int64_t k) {
+  const bool t = (x > best) | (x != x);
+  best = t ? x : best;
+  at = t ? k : at;
+}
+
+void argmax2_scalar(const float* v, int64_t W, int64_t k0, int64_t n, int64_t* at) {
+  for (int64_t o = 0; o < n; ++o) {
+    const int64_t k = k0 + 2 * o;
+    float best = v[k];
+    int64_t a = k;
+    take_scalar(best, a, v[k + 1], k + 1);
+    take_scalar(best, a, v[k + W], k + W);
+    take_scalar(best, a, v[k + W + 1], k + W + 1);
+    at[o] = a;
+  }
+}
+
+__attribute__((target("avx512f"))) inline void take_avx512(__m512& best, __m512i& at, __m512 x, __m512i k) {
+  const __mmask16 t = _mm512_cmp_ps_mask(x, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  best = _mm512_mask_mov_ps(best, t, x);
+  at = _mm512_mask_mov_epi32(at, t, k);
+}
+
+__attribute__((target("avx512f"))) inline __mmask16 first_lanes(int64_t m) {
+  return __mmask16(m >= 16 ? 0xffff : (1u << std::max<int64_t>(m, 0)) - 1u);
+}
+
+// 16 windows per step: both rows' 32 floats load (masked at the end of the row, so nothing past the last
+// window is touched), split into even and odd columns, and the four corners are scanned lane-wise.
+__attribute__((target("avx512f"))) void argmax2_avx512(const float* v, int64_t W, int64_t k0, int64_t n, int64_t* at) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  const __m512i one = _mm512_set1_epi32(1), row = _mm512_set1_epi32(int32_t(W));
+  for (int64_t o = 0; o < n; o += 16) {
+    const int64_t m = std::min<int64_t>(16, n - o);
+    const __mmask16 lo = first_lanes(2 * m), hi = first_lanes(2 * m - 16), out = first_lanes(m);
+    const float* r0 = v + k0 + 2 * o;
+    const float* r1 = r0 + W;
+    const __m512 a0 = _mm512_maskz_loadu_ps(lo, r0), a1 = _mm512_maskz_loadu_ps(hi, r0 + 16);
+    const __m512 b0 = _mm512_maskz_loadu_ps(lo, r1), b1 = _mm512_maskz_loadu_ps(hi, r1 + 16);
+    const __m512i k = _mm512_add_epi32(_mm512_set1_epi32(int32_t(k0 + 2 * o)), even), kw = _mm512_add_epi32(k, row);
+    __m512 best = _mm512_permutex2var_ps(a0, even, a1);
+    __m512i arg = k;
+    take_avx512(best, arg, _mm512_permutex2var_ps(a0, odd, a1), _mm512_add_epi32(k, one));
+    take_avx512(best, arg, _mm512_permutex2var_ps(b0, even, b1), kw);
+    take_avx512(best, arg, _mm512_permutex2var_ps(b0, odd, b1), _mm512_add_epi32(kw, one));
+    _mm512_mask_storeu_epi64(at + o, __mmask8(out), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(arg)));
+    _mm512_mask_storeu_epi64(at + o + 8, __mmask8(out >> 8), _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(arg, 1)));
+  }
+}
+
+struct Impl {
+  Argmax2 argmax2;
+  const char* isa;
+};
+
+const Impl& impl() {
+  static const Impl i = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") ? Impl{argmax2_avx512, "avx512"} : Impl{argmax2_scalar, "scalar"};
+  }();
+  return i;
+}
+
+}  // namespace
+
+void argmax_2x2_stride2(const float* v, int64_t W, int64_t k0, int64_t n, int64_t* at) { impl().argmax2(v, W, k0, n, at); }
+const char* max_pool_simd_isa() { return impl().isa; }
+
+}  // namespace amps::rt::cpu
