@@ -1,5 +1,5 @@
 // CUDA kernels for views (pure metadata, shared with the CPU backend through runtime/views.hpp) and the
-// shape ops that may copy (reshape, flatten), whose copies run on the device.
+// shape ops that copy (reshape, flatten, cat, stack), whose copies run on the device.
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -40,6 +40,64 @@ Tensors k_flatten(const ArgReader& a, const KernelContext&) {
   shape.push_back(merged);
   shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
   return {reshape(self, shape)};
+}
+
+// cat/stack follow the CPU backend's rules; each piece is one device copy into a narrow of the output.
+// PyTorch skips legacy empty 1-D tensors (shape (0,)) in cat.
+bool skipped_in_cat(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
+
+void check_cat_shapes(const std::vector<Tensor>& ts, const Tensor& ref, int64_t dim) {
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (skipped_in_cat(ts[i])) continue;
+    AMPS_CHECK(ts[i].dim() == ref.dim(), "Tensors must have same number of dimensions: got {} and {}", ref.dim(),
+               ts[i].dim());
+    AMPS_CHECK(ts[i].device() == ref.device(), "Expected all tensors to be on the same device, but found at least "
+               "two devices, {} and {}!", device_str(ref.device()), device_str(ts[i].device()));
+    for (int64_t d = 0; d < ref.dim(); ++d)
+      AMPS_CHECK(d == dim || ts[i].sizes()[size_t(d)] == ref.sizes()[size_t(d)], "Sizes of tensors must match "
+                 "except in dimension {}. Expected size {} but got size {} for tensor number {} in the list.", dim,
+                 ref.sizes()[size_t(d)], ts[i].sizes()[size_t(d)], i);
+  }
+}
+
+Tensor cat_impl(const std::vector<Tensor>& ts, int64_t dim_arg) {
+  AMPS_CHECK(!ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  const Tensor* ref = &ts[0];
+  for (const Tensor& t : ts) if (!skipped_in_cat(t)) { ref = &t; break; }
+  int64_t dim = wrap_dim(dim_arg, ref->dim());
+  check_cat_shapes(ts, *ref, dim);
+  DType dt = ts[0].dtype();
+  int64_t total = 0;
+  for (const Tensor& t : ts) {
+    dt = promote(dt, t.dtype());
+    if (!skipped_in_cat(t)) total += t.sizes()[size_t(dim)];
+  }
+  Dims shape = ref->sizes();
+  if (ref->dim() > 0) shape[size_t(dim)] = total;
+  Tensor out = Tensor::empty(shape, dt, ref->device());
+  int64_t offset = 0;
+  for (const Tensor& t : ts) {
+    if (skipped_in_cat(t) && ref->dim() != 1) continue;
+    int64_t n = t.sizes()[size_t(dim)];
+    copy_into(native::narrow(out, dim, offset, n), t);
+    offset += n;
+  }
+  return out;
+}
+
+Tensors k_cat(const ArgReader& a, const KernelContext&) { return {cat_impl(a.tensors(0), a.i64(1))}; }
+
+Tensors k_stack(const ArgReader& a, const KernelContext&) {
+  std::vector<Tensor> ts = a.tensors(0);
+  AMPS_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
+  int64_t dim = wrap_dim(a.i64(1), ts[0].dim() + 1);
+  const Dims first = ts[0].sizes();
+  for (size_t i = 0; i < ts.size(); ++i) {
+    AMPS_CHECK(ts[i].sizes() == first, "stack expects each tensor to be equal size, but got {} at entry 0 "
+               "and {} at entry {}", format_shape(first), format_shape(ts[i].sizes()), i);
+    ts[i] = native::unsqueeze(ts[i], dim);
+  }
+  return {cat_impl(ts, dim)};
 }
 
 Tensors split_views(const Tensor& self, int64_t dim, int64_t split_size) {
@@ -86,6 +144,8 @@ void register_view_kernels(KernelTable& t) {
   t.add(OpId::narrow, k_narrow);
   t.add(OpId::flatten, k_flatten);
   t.add(OpId::detach, k_detach);
+  t.add(OpId::cat, k_cat);
+  t.add(OpId::stack, k_stack);
   t.add(OpId::split, k_split);
   t.add(OpId::chunk, k_chunk);
 }

@@ -44,6 +44,11 @@ std::pair<double, double> tolerance(DType t, int64_t k = 1) {
 // [v] with its tensors moved to cuda (wrapped Python numbers stay host scalars, as a script passes them).
 IValue to_cuda(const IValue& v) {
   if (v.is_tensor() && v.tensor().defined() && !v.tensor().impl()->is_wrapped_number) return v.tensor().to(kCuda);
+  if (v.kind() == IValue::Kind::tensor_list) {
+    std::vector<Tensor> ts;
+    for (const Tensor& t : v.tensors()) ts.push_back(t.to(kCuda));
+    return ts;
+  }
   return v;
 }
 
@@ -191,6 +196,8 @@ TEST_F(Cuda, MovesBetweenDevicesAndViews) {
   dd.copy_(x);  // host -> device copy_ with a cast
   EXPECT_TRUE(test::all_close(dd, x, 1e-3, 1e-3));
   EXPECT_EQ(d.reshape({6, 4}).device(), kCuda);
+  EXPECT_TRUE(same_on_cuda(OpId::cat, {std::vector<Tensor>{x, x.slice(1, 0, 2)}, int64_t(1)}));
+  EXPECT_TRUE(same_on_cuda(OpId::stack, {std::vector<Tensor>{x, input({4, 6}, DType::float16, 0.5)}, int64_t(0)}));
   EXPECT_TRUE(test::all_close(d.t().reshape({24}), x.t().reshape({24}), 0, 0));  // reshape that must copy
 }
 
