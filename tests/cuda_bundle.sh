@@ -44,7 +44,7 @@ if [ "$(cat "$here/.stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 extra=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do [ -d "$d" ] && extra="$extra:$d"; done
-lt=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))' 2>/dev/null || true)
+lt=$(python3 -c 'import nvidia, os; print(os.path.dirname(list(nvidia.__path__)[0]))' 2>/dev/null || true)
 [ -n "$lt" ] && for d in $(find "$lt/nvidia" -name 'libcublasLt.so*' -printf '%h\n' 2>/dev/null | sort -u); do extra="$extra:$d"; done
 export LD_LIBRARY_PATH="$here/lib$extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cmd=$1
