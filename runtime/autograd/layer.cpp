@@ -118,7 +118,6 @@ class OpNode final : public GradNode {
   Args args_;  // non-tensor arguments; tensors replaced by None
   ArgReader reader_;
   std::vector<SavedTensor> saved_in_, saved_out_;
-  std::vector<bool> present_;
 };
 
 BackwardCtx::BackwardCtx(OpNode& node, Tensors& grads, const std::vector<bool>& needs)
@@ -146,7 +145,7 @@ Tensor BackwardCtx::out(size_t k) const {
 }
 
 const TensorMeta& BackwardCtx::meta(size_t i) const { return node_.in_meta[i]; }
-bool BackwardCtx::has(size_t i) const { return i < node_.present_.size() && node_.present_[i]; }
+bool BackwardCtx::has(size_t i) const { return i < node_.in_meta.size() && node_.in_meta[i].defined; }
 
 namespace {
 
@@ -180,8 +179,6 @@ class AutogradLayer final : public DispatchLayer {
     Tensors inputs = slot_tensors(args);
     if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0].clone(), false);
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
-    node->present_.reserve(inputs.size());
-    for (const Tensor& t : inputs) node->present_.push_back(t.defined());
     Tensors outs = below(op, args, next);
     node->save(args, outs, inplace);
     bind_outputs(node, inputs, outs, inplace);

@@ -26,7 +26,8 @@ struct TensorMeta {
   Dims sizes;
   DType dtype = DType::float32;
   Device device = Device::cpu();
-  static TensorMeta of(const Tensor& t) { return {t.sizes(), t.dtype(), t.device()}; }
+  bool defined = false;  // false for the slot of an undefined (None) tensor
+  static TensorMeta of(const Tensor& t) { return {t.sizes(), t.dtype(), t.device(), true}; }
 };
 
 using GradHook = std::function<Tensor(const Tensor&)>;
