@@ -9,8 +9,9 @@
 namespace amps::rt::dnnl_cpu {
 
 // Element types this layer accepts. f32 and bf16 run natively where oneDNN supports them on this
-// CPU; f16 (and bf16 where the CPU lacks bf16 kernels) is converted to f32, computed, and rounded
-// once to the destination type (round-to-nearest-even, denormals kept).
+// CPU; f16 (and bf16 where the CPU lacks bf16 kernels, or for convolution and matmul lacks bf16
+// products in hardware) is converted to f32, computed, and rounded once to the destination type
+// (round-to-nearest-even, denormals kept).
 enum class DnnlType : uint8_t { f32, bf16, f16 };
 
 // A tensor as raw memory: 'data' points at element [0,...,0]; 'strides' are in elements (not

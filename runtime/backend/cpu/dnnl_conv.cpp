@@ -112,7 +112,7 @@ void forward(const ConvParams& p, const DnnlArg& src, const DnnlArg& weight, con
   const Geo g = geometry(p, src.dims, wv, dst.dims);
   thread_local PrimCache<Entry<Pd, typename T::Fwd>> cache;
   auto& e = cache.get(conv_key(0, p).add(src).add(wv).add_opt(bias).add(dst), [&] {
-    auto [pd, ct] = pick_pd(src.dt, [&](DnnlType t) {
+    auto [pd, ct] = pick_dot_pd(src.dt, [&](DnnlType t) {
       return fwd_pd<T>(g, src.dt, wv.dt, dst.dt, opt_dt(bias), t);
     });
     return Entry<Pd, typename T::Fwd>{pd, typename T::Fwd(pd), ct};
@@ -135,7 +135,7 @@ void backward_data(const ConvParams& p, const DnnlArg& diff_dst, const DnnlArg& 
   const Geo g = geometry(p, diff_src.dims, wv, diff_dst.dims);
   thread_local PrimCache<Entry<Pd, typename T::BwdData>> cache;
   auto& e = cache.get(conv_key(1, p).add(diff_dst).add(wv).add(diff_src), [&] {
-    auto [pd, ct] = pick_pd(diff_dst.dt, [&](DnnlType t) {
+    auto [pd, ct] = pick_dot_pd(diff_dst.dt, [&](DnnlType t) {
       auto hint = fwd_pd<T>(g, diff_src.dt, wv.dt, diff_dst.dt, nullptr, t);
       typename T::BwdData::desc d(T::algo, any(g.src, diff_src.dt, t), any(g.wei, wv.dt, t),
                                   any(g.dst, diff_dst.dt, t), g.strides, g.dilates, g.pad_l, g.pad_r);
@@ -173,7 +173,7 @@ void backward_weights(const ConvParams& p, const DnnlArg& src, const DnnlArg& di
   const Geo g = geometry(p, src.dims, wv, diff_dst.dims);
   thread_local PrimCache<Entry<Pd, typename T::BwdWeights>> cache;
   auto& e = cache.get(conv_key(2, p).add(src).add(diff_dst).add(wv).add_opt(diff_bias), [&] {
-    auto [pd, ct] = pick_pd(src.dt, [&](DnnlType t) {
+    auto [pd, ct] = pick_dot_pd(src.dt, [&](DnnlType t) {
       return bwd_weights_pd<T>(g, src.dt, wv.dt, diff_dst.dt, opt_dt(diff_bias), t);
     });
     return Entry<Pd, typename T::BwdWeights>{pd, typename T::BwdWeights(pd), ct};

@@ -13,6 +13,14 @@ Context& ctx() {
   return c;
 }
 
+bool native_bf16_dot() {
+  static const bool yes = [] {
+    const int bf16 = dnnl_cpu_isa_avx512_core_bf16;  // ISA masks nest: later ISAs contain these bits
+    return (static_cast<int>(dnnl::get_effective_cpu_isa()) & bf16) == bf16;
+  }();
+  return yes;
+}
+
 void rethrow_dnnl(const char* op, const dnnl::error& e) {
   std::string msg = std::string(op) + ": oneDNN " + dnnl_status2str(e.status) + ": " + e.what();
   throw DnnlError(msg, static_cast<int>(e.status));

@@ -95,6 +95,19 @@ auto pick_pd(DnnlType want, Make&& make) -> std::pair<decltype(make(DnnlType::f3
   return {make(DnnlType::f32), DnnlType::f32};
 }
 
+// Whether this CPU multiplies bf16 in hardware (avx512_bf16 or AMX, within oneDNN's ISA limit).
+bool native_bf16_dot();
+
+// pick_pd for dot-product primitives (convolution, matmul). Without native bf16 products oneDNN emulates
+// them and runs 2-3x slower than f32 on the same inputs, so bf16 then computes in f32: every product of
+// two bf16 values is exact in f32 and oneDNN's bf16 kernels accumulate in f32 too, so only the summation
+// order differs; the result is rounded once to the destination type either way.
+template <class Make>
+auto pick_dot_pd(DnnlType want, Make&& make) -> std::pair<decltype(make(DnnlType::f32)), DnnlType> {
+  if (want == DnnlType::bf16 && !native_bf16_dot()) return {make(DnnlType::f32), DnnlType::f32};
+  return pick_pd(want, make);
+}
+
 // Binds arguments of one primitive execution. A user view whose desc differs from the one the
 // primitive wants (a blocked format chosen by format_tag::any) goes through a oneDNN reorder in
 // the same dtype: before execution for inputs, after it for outputs.

@@ -82,7 +82,7 @@ bool is_ref(const dnnl::matmul::primitive_desc& pd) {
 // reference kernel but dense ones have a fast one (copying is O(n^2), the product O(n^3)).
 Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias,
                  float alpha, float beta) {
-  auto [pd, ct] = pick_pd(a.dt, [&](DnnlType t) {
+  auto [pd, ct] = pick_dot_pd(a.dt, [&](DnnlType t) {
     return make_pd(a, b, dst, bias, alpha, beta, t, false);
   });
   bool dense = false;
