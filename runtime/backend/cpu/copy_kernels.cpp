@@ -1,116 +1,20 @@
-// CPU kernels for copies, casts, fills and the non-random factories (zeros, full, arange, eye, ...).
+// CPU kernels for copies, casts, fills and the non-random factories: the device-independent ones
+// (common/copy_kernels.hpp) with the CPU's copies, and arange, linspace, eye.
 #include <cmath>
 
+#include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
-#include "runtime/shape.hpp"
-#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
 namespace {
 
-// Applies the `requires_grad=` argument of a factory (argument [i]) to [t].
-Tensor finish_factory(const ArgReader& a, size_t i, Tensor t) {
-  if (a.boolean(i)) t.set_requires_grad(true);
-  return t;
-}
+using common::finish_factory;
 
-Tensors k_copy_(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0), src = a.tensor(1);
-  Dims b = broadcast_shapes(src.sizes(), self.sizes(), "copy_");
-  AMPS_CHECK(b == self.sizes(), "copy_: output with shape {} doesn't match the broadcast shape {}",
-             format_shape(self.sizes()), format_shape(b));
-  copy_into(self, src);
-  return {self};
-}
-
-Tensors k_to(const ArgReader& a, const KernelContext& kc) {
-  Tensor self = a.tensor(0);
-  DType dt = a.opt_dtype(1).value_or(self.dtype());
-  Device dev = a.opt_device(2).value_or(self.device());
-  if (dt == self.dtype() && dev == self.device() && !a.boolean(4)) return {self};
-  Tensor out = Tensor::empty(self.sizes(), dt, dev);
-  copy_into(out, self);
-  return {out};
-}
-
-Tensors k_clone(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  Tensor out = empty_like(self, self.dtype(), self.device());
-  copy_into(out, self);
-  return {out};
-}
-
-Tensors k_contiguous(const ArgReader& a, const KernelContext&) { return {contiguous(a.tensor(0))}; }
-Tensors k_detach(const ArgReader& a, const KernelContext&) { return {native::alias(a.tensor(0))}; }
-
-Tensors k_fill_(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  fill(self, a.scalar(1));
-  return {self};
-}
-
-Tensors k_zero_(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  fill(self, Scalar(int64_t(0)));
-  return {self};
-}
-
-// *_like(input, *, dtype, device, requires_grad) with an optional fill value at position [fill_at].
-Tensor like(const ArgReader& a, size_t first_kw) {
-  Tensor self = a.tensor(0);
-  DType dt = a.opt_dtype(first_kw).value_or(self.dtype());
-  Device dev = a.opt_device(first_kw + 1).value_or(self.device());
-  return Tensor::empty(self.sizes(), dt, dev);
-}
-
-Tensors k_zeros_like(const ArgReader& a, const KernelContext&) {
-  Tensor t = like(a, 1);
-  fill(t, Scalar(int64_t(0)));
-  return {finish_factory(a, 3, t)};
-}
-
-Tensors k_ones_like(const ArgReader& a, const KernelContext&) {
-  Tensor t = like(a, 1);
-  fill(t, Scalar(int64_t(1)));
-  return {finish_factory(a, 3, t)};
-}
-
-Tensors k_full_like(const ArgReader& a, const KernelContext&) {
-  Tensor t = like(a, 2);
-  fill(t, a.scalar(1));
-  return {finish_factory(a, 4, t)};
-}
-
-Tensors k_empty_like(const ArgReader& a, const KernelContext&) { return {finish_factory(a, 3, like(a, 1))}; }
-
-// zeros/ones/empty(size, *, dtype, device, requires_grad).
-Tensor sized(const ArgReader& a, const KernelContext& kc, DType fallback) {
-  return Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(fallback), kc.device);
-}
-
-Tensors k_zeros(const ArgReader& a, const KernelContext& kc) {
-  Tensor t = sized(a, kc, DType::float32);
-  fill(t, Scalar(int64_t(0)));
-  return {finish_factory(a, 3, t)};
-}
-
-Tensors k_ones(const ArgReader& a, const KernelContext& kc) {
-  Tensor t = sized(a, kc, DType::float32);
-  fill(t, Scalar(int64_t(1)));
-  return {finish_factory(a, 3, t)};
-}
-
-Tensors k_empty(const ArgReader& a, const KernelContext& kc) {
-  return {finish_factory(a, 3, sized(a, kc, DType::float32))};
-}
-
-Tensors k_full(const ArgReader& a, const KernelContext& kc) {
-  Scalar v = a.scalar(1);
-  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(2).value_or(v.default_dtype()), kc.device);
-  fill(t, v);
-  return {finish_factory(a, 4, t)};
+// *_like results go where `device=` says (every host device is served here), else next to the input.
+Device like_device(const ArgReader& a, size_t i, const KernelContext&) {
+  return a.opt_device(i).value_or(a.tensor(0).device());
 }
 
 // Writes start + i * step for i in [0, n) into a new 1-D tensor.
@@ -168,21 +72,7 @@ Tensor cast_device(const Tensor& t, Device dev) {
 }
 
 void register_copy_kernels(KernelTable& t) {
-  t.add(OpId::copy_, k_copy_);
-  t.add(OpId::to, k_to);
-  t.add(OpId::clone, k_clone);
-  t.add(OpId::contiguous, k_contiguous);
-  t.add(OpId::detach, k_detach);
-  t.add(OpId::fill_, k_fill_);
-  t.add(OpId::zero_, k_zero_);
-  t.add(OpId::zeros_like, k_zeros_like);
-  t.add(OpId::ones_like, k_ones_like);
-  t.add(OpId::full_like, k_full_like);
-  t.add(OpId::empty_like, k_empty_like);
-  t.add(OpId::zeros, k_zeros);
-  t.add(OpId::ones, k_ones);
-  t.add(OpId::empty, k_empty);
-  t.add(OpId::full, k_full);
+  common::register_copy_kernels<copy_into, fill, contiguous, like_device>(t);
   t.add(OpId::arange, k_arange);
   t.add(OpId::linspace, k_linspace);
   t.add(OpId::eye, k_eye);

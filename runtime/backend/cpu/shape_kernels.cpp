@@ -1,140 +1,12 @@
-// CPU kernels for views and shape ops: view/reshape/transpose/..., cat, stack, split, chunk, tril/triu.
+// CPU kernels for shape ops: the device-independent view and shape kernels (common/shape_kernels.hpp) with
+// the CPU's copies, and tril/triu.
+#include "runtime/backend/common/shape_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
-#include "runtime/shape.hpp"
-#include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
 namespace {
-
-Tensors k_view(const ArgReader& a, const KernelContext&) { return {native::view(a.tensor(0), a.ints(1))}; }
-Tensors k_reshape(const ArgReader& a, const KernelContext&) { return {reshape(a.tensor(0), a.ints(1))}; }
-Tensors k_t(const ArgReader& a, const KernelContext&) { return {native::t(a.tensor(0))}; }
-Tensors k_permute(const ArgReader& a, const KernelContext&) { return {native::permute(a.tensor(0), a.ints(1))}; }
-Tensors k_expand(const ArgReader& a, const KernelContext&) { return {native::expand(a.tensor(0), a.ints(1))}; }
-
-Tensors k_transpose(const ArgReader& a, const KernelContext&) {
-  return {native::transpose(a.tensor(0), a.i64(1), a.i64(2))};
-}
-
-Tensors k_slice(const ArgReader& a, const KernelContext&) {
-  return {native::slice(a.tensor(0), a.i64(1), a.opt_i64(2), a.opt_i64(3), a.i64(4))};
-}
-
-Tensors k_select(const ArgReader& a, const KernelContext&) {
-  return {native::select(a.tensor(0), a.i64(1), a.i64(2))};
-}
-
-Tensors k_unsqueeze(const ArgReader& a, const KernelContext&) {
-  return {native::unsqueeze(a.tensor(0), a.i64(1))};
-}
-
-Tensors k_squeeze(const ArgReader& a, const KernelContext&) {
-  return {native::squeeze(a.tensor(0), a.opt_ints(1).value_or(Dims{}))};
-}
-
-Tensors k_narrow(const ArgReader& a, const KernelContext&) {
-  return {native::narrow(a.tensor(0), a.i64(1), a.i64(2), a.i64(3))};
-}
-
-Tensors k_flatten(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  if (self.dim() == 0) return {reshape(self, {1})};
-  int64_t s = wrap_dim(a.i64(1), self.dim()), e = wrap_dim(a.i64(2), self.dim());
-  AMPS_CHECK(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
-  Dims shape(self.sizes().begin(), self.sizes().begin() + s);
-  int64_t merged = 1;
-  for (int64_t d = s; d <= e; ++d) merged *= self.sizes()[size_t(d)];
-  shape.push_back(merged);
-  shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
-  return {reshape(self, shape)};
-}
-
-// PyTorch skips legacy empty 1-D tensors (shape (0,)) in cat.
-bool skipped_in_cat(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
-
-void check_cat_shapes(const std::vector<Tensor>& ts, const Tensor& ref, int64_t dim) {
-  for (size_t i = 0; i < ts.size(); ++i) {
-    if (skipped_in_cat(ts[i])) continue;
-    AMPS_CHECK(ts[i].dim() == ref.dim(), "Tensors must have same number of dimensions: got {} and {}", ref.dim(),
-               ts[i].dim());
-    AMPS_CHECK(ts[i].device() == ref.device(), "Expected all tensors to be on the same device, but found at least "
-               "two devices, {} and {}!", device_str(ref.device()), device_str(ts[i].device()));
-    for (int64_t d = 0; d < ref.dim(); ++d)
-      AMPS_CHECK(d == dim || ts[i].sizes()[size_t(d)] == ref.sizes()[size_t(d)], "Sizes of tensors must match "
-                 "except in dimension {}. Expected size {} but got size {} for tensor number {} in the list.", dim,
-                 ref.sizes()[size_t(d)], ts[i].sizes()[size_t(d)], i);
-  }
-}
-
-Tensor cat_impl(const std::vector<Tensor>& ts, int64_t dim_arg) {
-  AMPS_CHECK(!ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
-  const Tensor* ref = &ts[0];
-  for (const Tensor& t : ts) if (!skipped_in_cat(t)) { ref = &t; break; }
-  int64_t dim = wrap_dim(dim_arg, ref->dim());
-  check_cat_shapes(ts, *ref, dim);
-  DType dt = ts[0].dtype();
-  int64_t total = 0;
-  for (const Tensor& t : ts) {
-    dt = promote(dt, t.dtype());
-    if (!skipped_in_cat(t)) total += t.sizes()[size_t(dim)];
-  }
-  Dims shape = ref->sizes();
-  if (ref->dim() > 0) shape[size_t(dim)] = total;
-  Tensor out = Tensor::empty(shape, dt, ref->device());
-  int64_t offset = 0;
-  for (const Tensor& t : ts) {
-    if (skipped_in_cat(t) && ref->dim() != 1) continue;
-    int64_t n = t.sizes()[size_t(dim)];
-    copy_into(native::narrow(out, dim, offset, n), t);
-    offset += n;
-  }
-  return out;
-}
-
-Tensors k_cat(const ArgReader& a, const KernelContext&) { return {cat_impl(a.tensors(0), a.i64(1))}; }
-
-Tensors k_stack(const ArgReader& a, const KernelContext&) {
-  std::vector<Tensor> ts = a.tensors(0);
-  AMPS_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
-  int64_t dim = wrap_dim(a.i64(1), ts[0].dim() + 1);
-  const Dims first = ts[0].sizes();
-  for (size_t i = 0; i < ts.size(); ++i) {
-    AMPS_CHECK(ts[i].sizes() == first, "stack expects each tensor to be equal size, but got {} at entry 0 "
-               "and {} at entry {}", format_shape(first), format_shape(ts[i].sizes()), i);
-    ts[i] = native::unsqueeze(ts[i], dim);
-  }
-  return {cat_impl(ts, dim)};
-}
-
-Tensors split_views(const Tensor& self, int64_t dim, int64_t split_size) {
-  int64_t size = self.sizes()[size_t(dim)];
-  Tensors out;
-  for (int64_t s = 0; s < size || (size == 0 && out.empty()); s += std::max<int64_t>(split_size, 1)) {
-    out.push_back(native::narrow(self, dim, s, std::min(split_size, size - s)));
-    if (size == 0) break;
-  }
-  return out;
-}
-
-Tensors k_split(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  AMPS_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
-  int64_t split_size = a.i64(1);
-  AMPS_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size={}", split_size);
-  return split_views(self, wrap_dim(a.i64(2), self.dim()), split_size);
-}
-
-Tensors k_chunk(const ArgReader& a, const KernelContext&) {
-  Tensor self = a.tensor(0);
-  AMPS_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
-  int64_t chunks = a.i64(1);
-  AMPS_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: {}", chunks);
-  int64_t dim = wrap_dim(a.i64(2), self.dim());
-  int64_t size = self.sizes()[size_t(dim)];
-  return split_views(self, dim, (size + chunks - 1) / chunks);
-}
 
 // Copies [self] keeping entries on the kept side of diagonal [k] of the last two dims.
 Tensor triangle(const Tensor& self, int64_t k, bool lower) {
@@ -158,22 +30,7 @@ Tensors k_triu(const ArgReader& a, const KernelContext&) { return {triangle(a.te
 }  // namespace
 
 void register_shape_kernels(KernelTable& t) {
-  t.add(OpId::view, k_view);
-  t.add(OpId::reshape, k_reshape);
-  t.add(OpId::transpose, k_transpose);
-  t.add(OpId::t, k_t);
-  t.add(OpId::permute, k_permute);
-  t.add(OpId::slice, k_slice);
-  t.add(OpId::select, k_select);
-  t.add(OpId::expand, k_expand);
-  t.add(OpId::unsqueeze, k_unsqueeze);
-  t.add(OpId::squeeze, k_squeeze);
-  t.add(OpId::narrow, k_narrow);
-  t.add(OpId::flatten, k_flatten);
-  t.add(OpId::cat, k_cat);
-  t.add(OpId::stack, k_stack);
-  t.add(OpId::split, k_split);
-  t.add(OpId::chunk, k_chunk);
+  common::register_shape_kernels<reshape, copy_into>(t);
   t.add(OpId::tril, k_tril);
   t.add(OpId::triu, k_triu);
 }

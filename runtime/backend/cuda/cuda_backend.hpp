@@ -63,7 +63,6 @@ void transfer(const Tensor& dst, const Tensor& src);
 
 // Each kernel file registers its family.
 void register_copy_kernels(KernelTable& t);
-void register_view_kernels(KernelTable& t);
 void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);

@@ -1,0 +1,44 @@
+// Device-independent kernels for views and shape ops, written once and registered by every backend: the
+// views are pure metadata (runtime/views.hpp); reshape, flatten, cat and stack take the backend's copies.
+#pragma once
+
+#include <vector>
+
+#include "runtime/backend/cpu/cpu_backend.hpp"
+
+namespace amps::rt::common {
+
+// The device-specific pieces: a view-or-copy reshape, and a converting, broadcasting copy into a strided view.
+using ReshapeFn = Tensor (*)(const Tensor& t, const Dims& shape);
+using CopyIntoFn = void (*)(const Tensor& dst, const Tensor& src);
+
+// The kernels that never copy: view, transpose, t, permute, slice, select, expand, (un)squeeze, narrow,
+// detach, split, chunk.
+void register_view_kernels(cpu::KernelTable& t);
+
+// flatten(self, start_dim, end_dim) through [reshape].
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim, ReshapeFn reshape);
+// cat(ts, dim) with PyTorch's checks and promotion; each piece is one [copy_into] a narrow of the output.
+Tensor cat(const std::vector<Tensor>& ts, int64_t dim, CopyIntoFn copy_into);
+// stack(ts, dim): cat of the tensors unsqueezed at [dim].
+Tensor stack(std::vector<Tensor> ts, int64_t dim, CopyIntoFn copy_into);
+
+// Every kernel above for a backend whose reshape and copies are [Reshape] and [CopyInto].
+template <ReshapeFn Reshape, CopyIntoFn CopyInto>
+void register_shape_kernels(cpu::KernelTable& t) {
+  register_view_kernels(t);
+  t.add(OpId::reshape, [](const ArgReader& a, const KernelContext&) -> Tensors {
+    return {Reshape(a.tensor(0), a.ints(1))};
+  });
+  t.add(OpId::flatten, [](const ArgReader& a, const KernelContext&) -> Tensors {
+    return {flatten(a.tensor(0), a.i64(1), a.i64(2), Reshape)};
+  });
+  t.add(OpId::cat, [](const ArgReader& a, const KernelContext&) -> Tensors {
+    return {cat(a.tensors(0), a.i64(1), CopyInto)};
+  });
+  t.add(OpId::stack, [](const ArgReader& a, const KernelContext&) -> Tensors {
+    return {stack(a.tensors(0), a.i64(1), CopyInto)};
+  });
+}
+
+}  // namespace amps::rt::common
