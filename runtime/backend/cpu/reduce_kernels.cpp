@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -26,33 +27,18 @@ struct Rows {
   Dims out_shape;
 };
 
-std::vector<bool> reduced_mask(const Tensor& x, const std::optional<Dims>& dims) {
-  const int64_t nd = x.dim();
-  std::vector<bool> mask(size_t(nd), !dims || dims->empty());
-  if (dims)
-    for (int64_t d : *dims) {
-      size_t w = size_t(wrap_dim(d, nd));
-      AMPS_CHECK(nd == 0 || !mask[w] || dims->empty(), "dim {} appears multiple times in the list of dims", w);
-      if (nd > 0) mask[w] = true;
-    }
-  return mask;
-}
+using common::reduced_mask;
+using common::sum_dtype;
 
 Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
-  std::vector<bool> mask = reduced_mask(x, dims);
+  common::ReducedLayout l = common::reduced_layout(x, dims, keepdim);
   Rows r;
-  Dims perm, tail;
-  for (size_t d = 0; d < mask.size(); ++d) {
-    (mask[d] ? tail : perm).push_back(int64_t(d));
-    if (mask[d]) r.inner *= x.sizes()[d];
-    else r.outer *= x.sizes()[d];
-    if (!mask[d]) r.out_shape.push_back(x.sizes()[d]);
-    else if (keepdim) r.out_shape.push_back(1);
-  }
-  perm.insert(perm.end(), tail.begin(), tail.end());
-  r.view = native::permute(x, perm);
+  r.view = native::permute(x, l.perm);
   r.dense = r.view.is_contiguous();
-  r.nkept = perm.size() - tail.size();
+  r.nkept = l.nkept;
+  r.outer = l.outer;
+  r.inner = l.inner;
+  r.out_shape = std::move(l.out_shape);
   return r;
 }
 
@@ -172,11 +158,6 @@ template <typename T, typename OutT, typename F> Tensor reduce_to(const Rows& r,
   return out;
 }
 
-DType sum_dtype(const Tensor& x, std::optional<DType> requested) {
-  if (requested) return *requested;
-  return is_floating(x.dtype()) ? x.dtype() : DType::int64;
-}
-
 // Whether [x] is row-major and reduced over a leading block of dims only: then it is [R, K] row-major
 // and its column sums stream the input once instead of gathering strided rows.
 bool leading_block(const Tensor& x, const std::optional<Dims>& dims) {
@@ -230,19 +211,6 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
       });
     });
   });
-}
-
-Tensors k_sum(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0);
-  return {sum_like(x, a.opt_ints(1), a.boolean(2), sum_dtype(x, a.opt_dtype(3)), kc.device, false)};
-}
-
-Tensors k_mean(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0);
-  DType dt = a.opt_dtype(3).value_or(x.dtype());
-  AMPS_CHECK(is_floating(dt), "mean(): could not infer output dtype. Input dtype must be either a floating point "
-             "or complex dtype. Got: {}", dtype_name(dt));
-  return {sum_like(x, a.opt_ints(1), a.boolean(2), dt, kc.device, true)};
 }
 
 Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
@@ -443,8 +411,7 @@ Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_reduce_kernels(KernelTable& t) {
-  t.add(OpId::sum, k_sum);
-  t.add(OpId::mean, k_mean);
+  common::register_sum_kernels<sum_like>(t);
   t.add(OpId::prod, k_prod);
   t.add(OpId::max, k_max);
   t.add(OpId::min, k_min);

@@ -2,9 +2,9 @@
 // when it is not already (one device copy), and summed row by row (reduce.cu).
 #include <limits>
 
+#include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
-#include "runtime/shape.hpp"
 #include "runtime/views.hpp"
 
 namespace amps::rt::cuda {
@@ -18,26 +18,8 @@ struct Rows {
 };
 
 Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
-  const int64_t nd = x.dim();
-  std::vector<bool> mask(size_t(nd), !dims || dims->empty());
-  if (dims)
-    for (int64_t d : *dims) {
-      size_t w = size_t(wrap_dim(d, nd));
-      AMPS_CHECK(nd == 0 || !mask[w] || dims->empty(), "dim {} appears multiple times in the list of dims", w);
-      if (nd > 0) mask[w] = true;
-    }
-  Rows r;
-  Dims perm, tail;
-  for (size_t d = 0; d < mask.size(); ++d) {
-    (mask[d] ? tail : perm).push_back(int64_t(d));
-    if (mask[d]) r.inner *= x.sizes()[d];
-    else r.outer *= x.sizes()[d];
-    if (!mask[d]) r.out_shape.push_back(x.sizes()[d]);
-    else if (keepdim) r.out_shape.push_back(1);
-  }
-  perm.insert(perm.end(), tail.begin(), tail.end());
-  r.block = contiguous(native::permute(x, perm));
-  return r;
+  common::ReducedLayout l = common::reduced_layout(x, dims, keepdim);
+  return Rows{contiguous(native::permute(x, l.perm)), l.outer, l.inner, std::move(l.out_shape)};
 }
 
 // sum/mean in [out_dt]: integers and bools sum in int64; a requested dtype converts the input first.
@@ -57,29 +39,10 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
   return cast(out, out_dt);
 }
 
-DType sum_dtype(const Tensor& x, std::optional<DType> requested) {
-  if (requested) return *requested;
-  return is_floating(x.dtype()) ? x.dtype() : DType::int64;
-}
-
-Tensors k_sum(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0);
-  return {sum_like(x, a.opt_ints(1), a.boolean(2), sum_dtype(x, a.opt_dtype(3)), kc.device, false)};
-}
-
-Tensors k_mean(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0);
-  DType dt = a.opt_dtype(3).value_or(x.dtype());
-  AMPS_CHECK(is_floating(dt), "mean(): could not infer output dtype. Input dtype must be either a floating point "
-             "or complex dtype. Got: {}", dtype_name(dt));
-  return {sum_like(x, a.opt_ints(1), a.boolean(2), dt, kc.device, true)};
-}
-
 }  // namespace
 
 void register_reduce_kernels(KernelTable& t) {
-  t.add(OpId::sum, k_sum);
-  t.add(OpId::mean, k_mean);
+  common::register_sum_kernels<sum_like>(t);
 }
 
 }  // namespace amps::rt::cuda
