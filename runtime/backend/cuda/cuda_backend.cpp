@@ -50,6 +50,8 @@ class CudaBackend final : public Backend {
     cuda::register_unary_kernels(table_);
     cuda::register_reduce_kernels(table_);
     cuda::register_matmul_kernels(table_);
+    cuda::register_ternary_kernels(table_);
+    cuda::register_amp_kernels(table_);
   }
 
   std::string_view name() const override { return "cuda"; }

@@ -60,6 +60,9 @@ Tensor contiguous(const Tensor& t);
 Tensor reshape(const Tensor& t, const Dims& shape);
 // dst <- src across devices (host <-> cuda, cuda:i <-> cuda:j), broadcasting and converting.
 void transfer(const Tensor& dst, const Tensor& src);
+// Device-to-host copies made so far (each waits for the stream), counted in transfer(): tests assert that a
+// sync-free training step (GradScaler + optim.syncfree ops) makes none.
+uint64_t host_reads();
 
 // Each kernel file registers its family.
 void register_copy_kernels(KernelTable& t);
@@ -67,5 +70,7 @@ void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
+void register_ternary_kernels(KernelTable& t);
+void register_amp_kernels(KernelTable& t);
 
 }  // namespace amps::rt::cuda

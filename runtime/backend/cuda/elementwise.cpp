@@ -1,5 +1,6 @@
 // Elementwise launch geometry (broadcasting, dim merging, host scalars) and the non-dispatching copy
 // helpers every CUDA kernel uses: copy_into, fill, cast, contiguous, reshape, and cross-device transfers.
+#include <atomic>
 #include <cstring>
 
 #include "runtime/backend/cpu/native.hpp"
@@ -114,6 +115,8 @@ Tensor reshape(const Tensor& t, const Dims& shape) {
 
 namespace {
 
+std::atomic<uint64_t> g_host_reads{0};
+
 size_t nbytes(const Tensor& t) { return size_t(t.numel()) * t.element_size(); }
 
 // host -> cuda: the contiguous host bytes go up as they are; the device converts and broadcasts.
@@ -134,6 +137,7 @@ void download(const Tensor& dst, const Tensor& src) {
   if (!direct) copy_into(staged, src);
   Tensor host = dst.is_contiguous() ? dst : Tensor::empty(dst.sizes(), dst.dtype(), dst.device());
   cudaStream_t s = stream(src.device());
+  g_host_reads.fetch_add(1, std::memory_order_relaxed);
   check(cudaMemcpyAsync(host.raw_data(), device_data(staged), nbytes(host), cudaMemcpyDeviceToHost, s), "copy to the host");
   check(cudaStreamSynchronize(s), "copy to the host");
   if (!host.is_same(dst)) cpu::copy_into(dst, host);
@@ -155,6 +159,8 @@ void peer_copy(const Tensor& dst, const Tensor& src) {
 }
 
 }  // namespace
+
+uint64_t host_reads() { return g_host_reads.load(std::memory_order_relaxed); }
 
 void transfer(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;

@@ -62,4 +62,32 @@ int sum_row_splits(int64_t rows, int64_t cols);
 cudaError_t launch_sum_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t cols,
                             double scale, void* workspace, int splits);
 
+// Ternary elementwise ops on operands of one element type [t] (as the CPU backend's): out = x + value * y * z
+// (addcmul), x + value * (y / z) (addcdiv), x + z * (y - x) (lerp, the CPU's two-sided form); where reads a
+// bool condition [x] and picks y where it is true, else z.
+enum class TernOp : uint8_t { addcmul, addcdiv, lerp, where };
+cudaError_t launch_ternary(cudaStream_t s, TernOp op, Elem t, const Shape& shape, const Operand& out,
+                           const Operand& x, const Operand& y, const Operand& z, double value);
+
+// ---- GradScaler kernels (amp.cu) ----
+// A list of contiguous tensors of one float element type for one multi-tensor launch: tensor k has
+// numel[k] elements at data[k] and owns blocks [first_block[k], first_block[k + 1]) of the grid, each
+// block covering kUnscaleChunk elements. Passed by value as a kernel parameter (under 4 KiB).
+inline constexpr int kMaxListTensors = 96;
+inline constexpr int64_t kUnscaleChunk = 4096;
+struct TensorList {
+  int count = 0;
+  void* data[kMaxListTensors] = {};
+  int64_t numel[kMaxListTensors] = {};
+  int64_t first_block[kMaxListTensors + 1] = {};
+};
+// _amp_foreach_non_finite_check_and_unscale_: each element x becomes x * *inv_scale (kept as is when
+// *inv_scale is 1); *found_inf is set to 1 where any element is inf/NaN (never reset). One launch; scale
+// and flag stay on the device.
+cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float* found_inf, const float* inv_scale);
+// _amp_update_scale_ on device scalars: backoff and reset the tracker on found_inf, else grow after
+// [growth_interval] clean steps unless the grown scale is not finite.
+cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
+                                double growth_factor, double backoff_factor, int64_t growth_interval);
+
 }  // namespace amps::rt::cuda

@@ -1,0 +1,78 @@
+// GradScaler kernels: the multi-tensor non-finite check + unscale (one launch over a tensor list) and the
+// scale update, both reading and writing the scale, tracker and found_inf on the device only.
+#include "runtime/backend/cuda/device_common.cuh"
+
+namespace amps::rt::cuda {
+namespace {
+
+// The tensor owning grid block [b]: the last k with first_block[k] <= b (binary search over the list).
+__device__ __forceinline__ int owner(const TensorList& l, int64_t b) {
+  int lo = 0, hi = l.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (l.first_block[mid] <= b) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// As the CPU kernel: v * inv in compute_t<T> (double for float64), rounded once; inv == 1 keeps v.
+template <typename T> __global__ void unscale_kernel(TensorList l, float* found_inf, const float* inv_scale) {
+  using C = compute_t<T>;
+  const int k = owner(l, blockIdx.x);
+  const int64_t lo = (int64_t(blockIdx.x) - l.first_block[k]) * kUnscaleChunk;
+  const int64_t hi = min(l.numel[k], lo + kUnscaleChunk);
+  T* p = static_cast<T*>(l.data[k]);
+  const float inv = *inv_scale;
+  bool bad = false;
+  for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    const C v = widen(p[i]);
+    bad |= !isfinite(v);
+    p[i] = convert<T>(inv == 1.0f ? v : C(v * inv));
+  }
+  if (bad) *found_inf = 1.0f;  // every writer stores the same value
+}
+
+__global__ void update_scale_kernel(float* scale, int32_t* tracker, const float* found_inf, double growth,
+                                    double backoff, int64_t interval) {
+  if (*found_inf != 0.0f) {
+    *scale = float(double(*scale) * backoff);
+    *tracker = 0;
+    return;
+  }
+  const int64_t successful = int64_t(*tracker) + 1;
+  if (successful == interval) {
+    const float grown = float(double(*scale) * growth);
+    if (isfinite(grown)) *scale = grown;
+    *tracker = 0;
+  } else {
+    *tracker = int32_t(successful);
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float* found_inf, const float* inv_scale) {
+  const int64_t blocks = list.first_block[list.count];
+  if (list.count == 0 || blocks == 0) return cudaSuccess;
+  auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    unscale_kernel<T><<<unsigned(blocks), kThreads, 0, s>>>(list, found_inf, inv_scale);
+    return cudaGetLastError();
+  };
+  switch (t) {
+    case Elem::f64: return run(Tag<double>{});
+    case Elem::f32: return run(Tag<float>{});
+    case Elem::f16: return run(Tag<__half>{});
+    case Elem::bf16: return run(Tag<__nv_bfloat16>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
+                                double growth_factor, double backoff_factor, int64_t growth_interval) {
+  update_scale_kernel<<<1, 1, 0, s>>>(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval);
+  return cudaGetLastError();
+}
+
+}  // namespace amps::rt::cuda
