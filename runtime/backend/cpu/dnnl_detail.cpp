@@ -71,7 +71,10 @@ bool is_dense(const DnnlArg& a) {
   return true;
 }
 
-Md md_of(const DnnlArg& a) { return Md(a.dims, to_dnnl(a.dt), explicit_strides(a).strides); }
+Md md_of(const DnnlArg& a) {
+  check(a.strides.empty() || a.strides.size() == a.dims.size(), "dnnl", "strides and dims differ in rank");
+  return Md(a.dims, to_dnnl(a.dt), a.strides.empty() ? dense_strides(a.dims) : a.strides);
+}
 Md md_of(const Dims& dims, DnnlType t) { return Md(dims, to_dnnl(t), dense_strides(dims)); }
 Md md_any(const Dims& dims, DnnlType t) {
   return Md(dims, to_dnnl(t), dnnl::memory::format_tag::any);
@@ -85,7 +88,7 @@ Key& Key::add(const Dims& d) {
 
 Key& Key::add(const DnnlArg& a) {
   add(static_cast<int64_t>(a.dt)).add(a.dims);
-  return add(explicit_strides(a).strides);
+  return a.strides.empty() ? add(dense_strides(a.dims)) : add(a.strides);
 }
 
 Key& Key::add_opt(const DnnlArg* a) { return a ? add(1).add(*a) : add(0); }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "runtime/backend/cpu/dnnl_detail.hpp"
 #include "runtime/backend/cpu/dnnl_staging.hpp"
@@ -21,6 +23,10 @@ struct Entry {
   dnnl::matmul prim;
   DnnlType compute;
   bool dense_in;  // a and b are staged dense because their strides only had a reference kernel
+  // Set when every argument is bound as it is (no staging, no reorder): the memories of the user views
+  // are made once and each call only swaps their data handles (no desc or memory creation per call).
+  bool direct = false;
+  std::unordered_map<int, dnnl::memory> args;
 };
 
 // 'x' left-padded with size-1 dims to rank 'r'; stride-0 dims (but the last 'keep') become size 1
@@ -78,6 +84,23 @@ bool is_ref(const dnnl::matmul::primitive_desc& pd) {
   return std::string(pd.impl_info_str()).rfind("ref", 0) == 0;
 }
 
+// Sets e.direct and e.args when each argument's own view is what the primitive takes.
+void bind_direct(Entry& e, const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias) {
+  const std::pair<int, const DnnlArg*> views[] = {
+      {DNNL_ARG_SRC, &a}, {DNNL_ARG_WEIGHTS, &b}, {DNNL_ARG_DST, &dst}, {DNNL_ARG_BIAS, bias}};
+  if (e.dense_in) return;
+  for (auto [arg, v] : views) {
+    if (!v) continue;
+    const Md md = md_of(*v);
+    if (io_type(v->dt, e.compute) != v->dt || md != e.pd.query_md(dnnl::query::exec_arg_md, arg)) {
+      e.args.clear();
+      return;
+    }
+    e.args[arg] = dnnl::memory(md, ctx().engine, DNNL_MEMORY_NONE);
+  }
+  e.direct = true;
+}
+
 // Picks the compute type, then prefers dense staged inputs when the strides given only have a
 // reference kernel but dense ones have a fast one (copying is O(n^2), the product O(n^3)).
 Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias,
@@ -90,7 +113,18 @@ Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const D
     auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true);
     if (!is_ref(dpd)) pd = dpd, dense = true;
   }
-  return Entry{pd, dnnl::matmul(pd), ct, dense};
+  Entry e{pd, dnnl::matmul(pd), ct, dense};
+  bind_direct(e, a, b, dst, bias);
+  return e;
+}
+
+void run_direct(Entry& e, const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias) {
+  e.args[DNNL_ARG_SRC].set_data_handle(a.data);
+  e.args[DNNL_ARG_WEIGHTS].set_data_handle(b.data);
+  e.args[DNNL_ARG_DST].set_data_handle(dst.data);
+  if (bias) e.args[DNNL_ARG_BIAS].set_data_handle(bias->data);
+  e.prim.execute(ctx().stream, e.args);
+  ctx().stream.wait();
 }
 
 int64_t float_key(float f) {
@@ -102,10 +136,12 @@ int64_t float_key(float f) {
 void run(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias, float alpha,
          float beta) {
   check_shapes(a, b, dst, bias);
-  Key key;
+  thread_local Key key;  // reused: its buffer keeps its capacity between calls
+  key.v.clear();
   key.add(a).add(b).add(dst).add_opt(bias).add(float_key(alpha)).add(float_key(beta));
   thread_local PrimCache<Entry> cache;
   Entry& e = cache.get(key, [&] { return make_entry(a, b, dst, bias, alpha, beta); });
+  if (e.direct) return run_direct(e, a, b, dst, bias);
   Staging st;
   Exec ex;
   ex.in(DNNL_ARG_SRC, st.in(a, io_type(a.dt, e.compute), e.dense_in), e.pd.src_desc());
