@@ -43,7 +43,7 @@ def interleaved(amps, name, key, repeats, arg):
 def mm_pairs(amps, raw, repeats):
     samples = {}
     for _ in range(repeats):
-        collect(samples, run_lines([amps, "bench/mm.amps", "5"]), "amps", "gflops")
+        collect(samples, run_lines([amps, "bench/mm.amps"]), "amps", "gflops")  # sampled like dnnl_mm_raw
         for l in run_lines([raw]):
             if l.get("gflops"):
                 samples.setdefault(("mm", f"{'f32' if l['dtype'] == 'f32' else 'bf16'}_{l['n']}", "onednn"), []).append(l["gflops"])
