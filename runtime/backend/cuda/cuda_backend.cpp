@@ -52,6 +52,8 @@ class CudaBackend final : public Backend {
     cuda::register_matmul_kernels(table_);
     cuda::register_ternary_kernels(table_);
     cuda::register_amp_kernels(table_);
+    cuda::register_softmax_kernels(table_);
+    cuda::register_extreme_kernels(table_);
   }
 
   std::string_view name() const override { return "cuda"; }

@@ -72,5 +72,7 @@ void register_reduce_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
 void register_ternary_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
+void register_softmax_kernels(KernelTable& t);
+void register_extreme_kernels(KernelTable& t);
 
 }  // namespace amps::rt::cuda

@@ -90,4 +90,37 @@ cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float
 cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
                                 double growth_factor, double backoff_factor, int64_t growth_interval);
 
+// ---- softmax, losses, extremes (softmax.cu, loss.cu, extreme.cu) ----
+// Softmax (or log_softmax) of contiguous [outer, n, inner] blocks of [t] (a float type) along n, into out of
+// the same type and layout; computed in float (double for f64) as max, sum of exp(x - max), then
+// exp(x - max) / sum or x - max - log(sum).
+cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, int64_t outer, int64_t n,
+                           int64_t inner, bool log);
+
+// Per-row class losses over log-probabilities lp[rows, C] of [acc] (f32 or f64), weights w[C] (null: all 1).
+// Class-index targets (int64, [probs] null): loss[r] = (1 - smoothing) * -w[k] lp[r, k] + smoothing / C *
+// sum_c -w[c] lp[r, c] and row_weight[r] = w[k] for k = target[r]; both 0 when k == ignore_index, NaN loss
+// when k is out of range (the CPU raises; a kernel cannot without a sync). Probability targets [probs]
+// (acc, [rows, C]): loss[r] = -sum_c w[c] (probs[r, c] (1 - smoothing) + smoothing / C) lp[r, c].
+struct ClassLoss {
+  const void* lp = nullptr;
+  const int64_t* target = nullptr;
+  const void* probs = nullptr;
+  const void* weight = nullptr;
+  int64_t rows = 0, classes = 0, ignore_index = -100;
+  double smoothing = 0;
+};
+cudaError_t launch_class_loss(cudaStream_t s, Elem acc, const ClassLoss& a, void* loss, void* row_weight);
+// out[0] = sum(loss[rows]) / (row_weight ? sum(row_weight) : denominator), accumulated in double; [acc] as above.
+cudaError_t launch_loss_total(cudaStream_t s, Elem acc, const void* loss, const void* row_weight, int64_t rows,
+                              double denominator, void* out);
+// out[n, classes] (int64, zero-filled by the caller) gets 1 at (i, index[i]) for indices in range.
+cudaError_t launch_one_hot(cudaStream_t s, const int64_t* index, int64_t n, int64_t classes, int64_t* out);
+
+// Per row of a row-major [rows, n] block of [t]: the index of the first largest (smallest) element, a NaN
+// counting as the extreme (PyTorch's rule), into indices[rows] (int64) and/or its value into values[rows]
+// (type [t]); either pointer may be null.
+cudaError_t launch_extreme_rows(cudaStream_t s, Elem t, const void* in, int64_t rows, int64_t n, bool want_max,
+                                void* values, int64_t* indices);
+
 }  // namespace amps::rt::cuda
