@@ -60,7 +60,8 @@ TEST_F(Cuda, UnscaleMatchesTheCpuInOneLaunchPerList) {
   auto [got, got_found] = unscale_on(kCuda, many, 0.125, 0.0);
   EXPECT_EQ(got_found, 1.0);
   for (size_t i = 0; i < got.size(); ++i) {
-    if (i != 120) EXPECT_TRUE(test::all_close(got[i], want[i], 0, 0)) << i;
+    if (i == 120) continue;  // the NaN grad
+    EXPECT_TRUE(test::all_close(got[i], want[i], 0, 0)) << i;
   }
 }
 
