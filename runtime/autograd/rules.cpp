@@ -490,7 +490,10 @@ void elementwise_rules(Table& t) {
   t[size_t(O::cos)] = {in_(0), [](C c) { return Tensors{neg(c.g() * op(O::sin, c.in(0)))}; }};
   t[size_t(O::tanh)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * rsub(1, y * y)}; }};
   t[size_t(O::sigmoid)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * y * rsub(1, y)}; }};
-  t[size_t(O::relu)] = {out_(0), [](C c) { return Tensors{keep_where(gt(c.out(0), 0), c.g())}; }};
+  t[size_t(O::relu)] = {out_(0), [](C c) { return Tensors{op(O::threshold_backward, c.g(), c.out(0), 0.0)}; }};
+  // d/dgrad_output: the same mask applied to the incoming gradient; self only selects (no gradient).
+  t[size_t(O::threshold_backward)] = {in_(1), [](C c) {
+    return Tensors{op(O::threshold_backward, c.g(), c.in(1), c.a.scalar(2))}; }};
   t[size_t(O::gelu)] = {in_(0), [](C c) {
     Tensor x = c.in(0);
     if (c.a.str(1) == "tanh") {

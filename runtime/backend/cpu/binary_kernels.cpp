@@ -273,6 +273,49 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
 Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
 Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
 
+// ---- threshold_backward: relu's gradient in one pass, without a mask tensor ----
+
+// o = x > th ? g : 0 over n dense elements, branch-free (the mask is data, half of it random for relu).
+// Half types compare in float but copy g's bits (no rounding).
+template <typename T> void threshold_run(T* o, const T* g, const T* x, compute_t<T> th, int64_t n) {
+  if constexpr (std::is_same_v<T, compute_t<T>>) {
+    for (int64_t i = 0; i < n; ++i) {
+      const T gv = g[i];  // read unconditionally: a select, not a branch
+      o[i] = x[i] > th ? gv : T(0);
+    }
+  } else {
+    float buf[kChunk];
+    for (int64_t off = 0; off < n; off += kChunk) {
+      const int64_t m = std::min(kChunk, n - off);
+      const float* xf = load_chunk<T, float>(reinterpret_cast<const char*>(x + off), sizeof(T), m, buf);
+      const uint16_t* gb = reinterpret_cast<const uint16_t*>(g + off);
+      uint16_t* ob = reinterpret_cast<uint16_t*>(o + off);
+      for (int64_t i = 0; i < m; ++i) ob[i] = uint16_t(gb[i] & -uint16_t(xf[i] > th));
+    }
+  }
+}
+
+// PyTorch's threshold_backward: grad_output where self > threshold, else 0 (a NaN self gives 0, as relu's
+// former compare-and-select rule did). Dense same-shape operands of one dtype take the flat loop.
+Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
+  Tensor g = a.tensor(0), x = a.tensor(1);
+  const DType dt = result_type({&g, &x});
+  Tensor out = Tensor::empty(broadcast_pair(g, x, "threshold_backward"), dt, kc.device);
+  const bool dense = g.dtype() == dt && x.dtype() == dt && g.is_contiguous() && x.is_contiguous() &&
+                     g.sizes() == out.sizes() && x.sizes() == out.sizes();
+  Tensor gc = cast(g, dt), xc = cast(x, dt);
+  AMPS_DISPATCH_FLOAT(dt, "threshold_backward", T, [&] {
+    using C = compute_t<T>;
+    const C th = a.scalar(2).to<C>();
+    if (!dense) return map2<T, T>(out, gc, xc, [th](C gv, C xv) { return xv > th ? gv : C(0); });
+    T* o = out.data<T>();
+    const T *gp = gc.data<T>(), *xp = xc.data<T>();
+    parallel_for(out.numel(), kParallelGrain,
+                 [&](int64_t b, int64_t e) { threshold_run<T>(o + b, gp + b, xp + b, th, e - b); });
+  });
+  return {out};
+}
+
 }  // namespace
 
 void register_binary_kernels(KernelTable& t) {
@@ -307,6 +350,7 @@ void register_binary_kernels(KernelTable& t) {
   t.add(OpId::where, k_where);
   t.add(OpId::masked_fill, k_masked_fill);
   t.add(OpId::masked_fill_, k_masked_fill_);
+  t.add(OpId::threshold_backward, k_threshold_backward, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cpu

@@ -283,6 +283,9 @@ std::vector<Sample> samples() {
          return Args{T(r, {2, 3}), Dims{5, 3}, int64_t(0), int64_t(1), int64_t(5), int64_t(2)};
        }},
       {"select_backward", O::select_backward, [=](Rand& r) { return Args{T(r, {3}), Dims{4, 3}, int64_t(0), int64_t(2)}; }},
+      {"threshold_backward", O::threshold_backward, [=](Rand& r) {
+         return Args{T(r, {2, 3}), T(r, {2, 3}), 0.25};
+       }, {1}},
       {"avg_pool2d_backward", O::avg_pool2d_backward, [=](Rand& r) {
          return Args{T(r, {1, 2, 3, 3}), Dims{1, 2, 5, 5}, Dims{3, 3}, Dims{2, 2}, Dims{1, 1}, true, false, none};
        }},
@@ -496,7 +499,7 @@ const std::set<std::string> kSecondOrder = {
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
-    "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap",
+    "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap", "threshold_backward",
     "convolution_backward_input", "convolution_backward_input_transposed", "convolution_backward_weight",
     "convolution_backward_weight_grouped", "convolution_backward_weight_transposed"};
 
