@@ -76,6 +76,13 @@ Geo geometry(const ConvParams& p, const Dims& src, const DnnlArg& wv, const Dims
 
 Md any(const Dims& d, DnnlType user, DnnlType ct) { return md_any(d, io_type(user, ct)); }
 
+// Binds [a] as the primitive's input or output [arg]: bf16 straight into oneDNN's reorder where that
+// converts exactly (one pass), else staged in the compute type first (the conversion, then the reorder).
+void bind(Exec& ex, Staging& st, int arg, const DnnlArg& a, DnnlType ct, const Md& want, bool in) {
+  if (direct_bf16(a, ct, want, in)) return in ? ex.in(arg, a, want) : ex.out(arg, a, want);
+  in ? ex.in(arg, st.in(a, io_type(a.dt, ct)), want) : ex.out(arg, st.out(a, io_type(a.dt, ct)), want);
+}
+
 // The forward pd; 'bias_dt' null when there is no bias. Also the hint for both backward passes.
 template <class T>
 typename T::Fwd::primitive_desc fwd_pd(const Geo& g, DnnlType s, DnnlType w, DnnlType d,
@@ -119,10 +126,10 @@ void forward(const ConvParams& p, const DnnlArg& src, const DnnlArg& weight, con
   });
   Staging st;
   Exec ex;
-  ex.in(DNNL_ARG_SRC, st.in(src, io_type(src.dt, e.compute)), e.pd.src_desc());
-  ex.in(DNNL_ARG_WEIGHTS, st.in(wv, io_type(wv.dt, e.compute)), e.pd.weights_desc());
-  if (bias) ex.in(DNNL_ARG_BIAS, st.in(*bias, io_type(bias->dt, e.compute)), e.pd.bias_desc());
-  ex.out(DNNL_ARG_DST, st.out(dst, io_type(dst.dt, e.compute)), e.pd.dst_desc());
+  bind(ex, st, DNNL_ARG_SRC, src, e.compute, e.pd.src_desc(), true);
+  bind(ex, st, DNNL_ARG_WEIGHTS, wv, e.compute, e.pd.weights_desc(), true);
+  if (bias) bind(ex, st, DNNL_ARG_BIAS, *bias, e.compute, e.pd.bias_desc(), true);
+  bind(ex, st, DNNL_ARG_DST, dst, e.compute, e.pd.dst_desc(), false);
   ex.run(e.prim);
   st.finish();
 }
@@ -145,9 +152,9 @@ void backward_data(const ConvParams& p, const DnnlArg& diff_dst, const DnnlArg& 
   });
   Staging st;
   Exec ex;
-  ex.in(DNNL_ARG_DIFF_DST, st.in(diff_dst, io_type(diff_dst.dt, e.compute)), e.pd.diff_dst_desc());
-  ex.in(DNNL_ARG_WEIGHTS, st.in(wv, io_type(wv.dt, e.compute)), e.pd.weights_desc());
-  ex.out(DNNL_ARG_DIFF_SRC, st.out(diff_src, io_type(diff_src.dt, e.compute)), e.pd.diff_src_desc());
+  bind(ex, st, DNNL_ARG_DIFF_DST, diff_dst, e.compute, e.pd.diff_dst_desc(), true);
+  bind(ex, st, DNNL_ARG_WEIGHTS, wv, e.compute, e.pd.weights_desc(), true);
+  bind(ex, st, DNNL_ARG_DIFF_SRC, diff_src, e.compute, e.pd.diff_src_desc(), false);
   ex.run(e.prim);
   st.finish();
 }
@@ -181,11 +188,10 @@ void backward_weights(const ConvParams& p, const DnnlArg& src, const DnnlArg& di
   Staging st;
   Exec ex;
   const DnnlType ct = e.compute;
-  ex.in(DNNL_ARG_SRC, st.in(src, io_type(src.dt, ct)), e.pd.src_desc());
-  ex.in(DNNL_ARG_DIFF_DST, st.in(diff_dst, io_type(diff_dst.dt, ct)), e.pd.diff_dst_desc());
-  ex.out(DNNL_ARG_DIFF_WEIGHTS, st.out(wv, io_type(wv.dt, ct)), e.pd.diff_weights_desc());
-  if (diff_bias)
-    ex.out(DNNL_ARG_DIFF_BIAS, st.out(*diff_bias, io_type(diff_bias->dt, ct)), e.pd.diff_bias_desc());
+  bind(ex, st, DNNL_ARG_SRC, src, ct, e.pd.src_desc(), true);
+  bind(ex, st, DNNL_ARG_DIFF_DST, diff_dst, ct, e.pd.diff_dst_desc(), true);
+  bind(ex, st, DNNL_ARG_DIFF_WEIGHTS, wv, ct, e.pd.diff_weights_desc(), false);
+  if (diff_bias) bind(ex, st, DNNL_ARG_DIFF_BIAS, *diff_bias, ct, e.pd.diff_bias_desc(), false);
   ex.run(e.prim);
   st.finish();
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <tuple>
 #include <type_traits>
 
 #include "runtime/backend/cpu/dnnl_detail.hpp"
@@ -141,6 +143,23 @@ DnnlType io_type(DnnlType user, DnnlType compute) {
 Md staged_md(const DnnlArg& a, DnnlType t, bool dense) {
   if (a.dt == t && (!dense || is_dense(a))) return md_of(a);
   return md_of(a.dims, t);
+}
+
+bool exact_reorder(const Md& from, const Md& to) {
+  thread_local std::vector<std::tuple<Md, Md, bool>> seen;  // few distinct pairs per model
+  for (const auto& [f, t, ok] : seen)
+    if (f == from && t == to) return ok;
+  if (seen.size() >= 256) seen.clear();
+  dnnl::reorder::primitive_desc pd(ctx().engine, from, ctx().engine, to);
+  const bool ok = std::string_view(pd.impl_info_str()).starts_with("jit:");
+  seen.emplace_back(from, to, ok);
+  return ok;
+}
+
+bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in) {
+  if (a.dt != DnnlType::bf16 || ct != DnnlType::f32) return false;
+  const Md user = md_of(a);
+  return in ? exact_reorder(user, want) : exact_reorder(want, user);
 }
 
 DnnlArg Staging::temp(const std::vector<int64_t>& dims, DnnlType t) {

@@ -11,7 +11,7 @@
 namespace amps::rt::dnnl_cpu::detail {
 
 // Scalar conversions, round-to-nearest-even; denormals are kept and NaN stays NaN (unlike
-// oneDNN's own reorder, which flushes bf16 denormals and loses the sign of -0 in f16).
+// oneDNN's reference reorder, which flushes bf16 denormals, and its f16 one, which loses the sign of -0).
 uint16_t f32_to_bf16(float f);
 float bf16_to_f32(uint16_t h);
 uint16_t f32_to_f16(float f);
@@ -27,6 +27,17 @@ DnnlType io_type(DnnlType user, DnnlType compute);
 
 // The memory desc of the view Staging::in/out(a, t, dense) will return (without staging anything).
 Md staged_md(const DnnlArg& a, DnnlType t, bool dense = false);
+
+// Whether oneDNN's reorder from [from] to [to] runs one of its JIT kernels. Those convert bf16 to f32
+// exactly and f32 to bf16 bit-identically to runtime/half (round-to-nearest-even, denormals kept, NaN
+// quieted with sign and payload kept; tests/unit/runtime/dnnl_reorder_test.cpp checks it); the reference
+// kernel flushes denormals, so a conversion only goes to oneDNN where this holds.
+bool exact_reorder(const Md& from, const Md& to);
+
+// The view of [a] to bind, with Exec, where a primitive computing in [ct] wants [want]: a bf16 argument
+// of an f32 computation as it is when oneDNN converts it exactly (dtype and layout in one reorder pass,
+// [in] the direction into the primitive), else the view Staging::in/out gives.
+bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in);
 
 // Owns the temporaries of one call. in()/out() return a view of the argument with element type
 // 't' (row-major dense when 'dense'): the argument itself when it already is one, else a
