@@ -1,4 +1,4 @@
-// Ternary elementwise kernels (addcmul, addcdiv, lerp, where), one per element type, op switch inside.
+// Ternary elementwise kernels (addcmul, addcdiv, lerp, where, threshold), one per element type, op switch inside.
 #include "runtime/backend/cuda/device_common.cuh"
 
 namespace amps::rt::cuda {
@@ -24,6 +24,11 @@ template <typename T> __global__ void ternary_kernel(TernOp op, Shape sh, Ops<4>
     int64_t off[4];
     offsets(sh, ops, i, off);
     T* out = static_cast<T*>(ops.o[0].data) + off[0];
+    if (op == TernOp::threshold) {
+      const bool keep = C(widen(load<T>(ops.o[2], off[2]))) > v;
+      *out = keep ? load<T>(ops.o[1], off[1]) : convert<T>(C(0));
+      continue;
+    }
     if (op == TernOp::where) {
       *out = load<bool>(ops.o[1], off[1]) ? load<T>(ops.o[2], off[2]) : load<T>(ops.o[3], off[3]);
       continue;

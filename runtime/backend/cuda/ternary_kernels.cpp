@@ -1,7 +1,8 @@
-// CUDA kernels for broadcasting ternary ops: addcmul(_), addcdiv(_), lerp(_), where, masked_fill(_), with
-// the CPU backend's type promotion and checks (runtime/backend/cpu/binary_kernels.cpp). The conditions of
-// where/masked_fill stay bool on the device; the sync-free optimizers (stdlib optim.syncfree) skip a step
-// with where(found_inf > 0, old, new), so none of this reads a device value on the host.
+// CUDA kernels for broadcasting ternary ops: addcmul(_), addcdiv(_), lerp(_), where, masked_fill(_) and
+// threshold_backward, with the CPU backend's type promotion and checks (runtime/backend/cpu/binary_kernels.cpp).
+// The conditions of where/masked_fill stay bool on the device; the sync-free optimizers (stdlib
+// optim.syncfree) skip a step with where(found_inf > 0, old, new), so none of this reads a device value on
+// the host.
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
@@ -84,6 +85,18 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
 Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
 Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
 
+// threshold_backward(grad_output, self, threshold): grad_output where self > threshold, else 0 (relu's
+// gradient; a NaN self gives 0), in one pass as the CPU kernel.
+Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
+  Tensor g = a.tensor(0), x = a.tensor(1);
+  check_devices(a.op(), {&g, &x});
+  const DType dt = cpu::result_type({&g, &x});
+  Tensor out = Tensor::empty(cpu::broadcast_pair(g, x, "threshold_backward"), dt, kc.device);
+  Tensor gc = as_dtype(g, dt), xc = as_dtype(x, dt);
+  launch(TernOp::threshold, dt, out, gc, xc, xc, a.scalar(2).to_double());
+  return {out};
+}
+
 }  // namespace
 
 void register_ternary_kernels(KernelTable& t) {
@@ -96,6 +109,7 @@ void register_ternary_kernels(KernelTable& t) {
   t.add(OpId::where, k_where);
   t.add(OpId::masked_fill, k_masked_fill);
   t.add(OpId::masked_fill_, k_masked_fill_);
+  t.add(OpId::threshold_backward, k_threshold_backward, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cuda

@@ -106,6 +106,9 @@ TEST_F(Cuda, TernaryOpsMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::where, {cond, x, y}));
     EXPECT_TRUE(same_on_cuda(OpId::where, {cond, x.transpose(0, 2), wrap_number(Scalar(0.0))}));
     EXPECT_TRUE(same_on_cuda(OpId::masked_fill, {y, cond, Scalar(-1.5)}));
+    Tensor self = make({-1, 0, 2, std::nan(""), 0.5}, {5}, t);  // relu's gradient: > 0 keeps, NaN drops
+    EXPECT_TRUE(same_on_cuda(OpId::threshold_backward, {input({3, 5}, t), self, Scalar(0.0)}));
+    EXPECT_TRUE(same_on_cuda(OpId::threshold_backward, {input({5}, t), self, Scalar(0.25)}));
   }
   Tensor c = make({1, 0, 1}, {3}, DType::bool_);
   EXPECT_TRUE(same_on_cuda(OpId::where, {c, make({1, 2, 3}, {3}, DType::int64), make({7}, {1}, DType::int32)}));
