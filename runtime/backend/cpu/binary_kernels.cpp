@@ -275,13 +275,13 @@ Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {ma
 
 // ---- threshold_backward: relu's gradient in one pass, without a mask tensor ----
 
-// o = x > th ? g : 0 over n dense elements, branch-free (the mask is data, half of it random for relu).
+// o = x <= th ? 0 : g over n dense elements, branch-free (the mask is data, half of it random for relu).
 // Half types compare in float but copy g's bits (no rounding).
 template <typename T> void threshold_run(T* o, const T* g, const T* x, compute_t<T> th, int64_t n) {
   if constexpr (std::is_same_v<T, compute_t<T>>) {
     for (int64_t i = 0; i < n; ++i) {
       const T gv = g[i];  // read unconditionally: a select, not a branch
-      o[i] = x[i] > th ? gv : T(0);
+      o[i] = x[i] <= th ? T(0) : gv;
     }
   } else {
     float buf[kChunk];
@@ -290,13 +290,13 @@ template <typename T> void threshold_run(T* o, const T* g, const T* x, compute_t
       const float* xf = load_chunk<T, float>(reinterpret_cast<const char*>(x + off), sizeof(T), m, buf);
       const uint16_t* gb = reinterpret_cast<const uint16_t*>(g + off);
       uint16_t* ob = reinterpret_cast<uint16_t*>(o + off);
-      for (int64_t i = 0; i < m; ++i) ob[i] = uint16_t(gb[i] & -uint16_t(xf[i] > th));
+      for (int64_t i = 0; i < m; ++i) ob[i] = uint16_t(gb[i] & -uint16_t(!(xf[i] <= th)));
     }
   }
 }
 
-// PyTorch's threshold_backward: grad_output where self > threshold, else 0 (a NaN self gives 0, as relu's
-// former compare-and-select rule did). Dense same-shape operands of one dtype take the flat loop.
+// PyTorch's threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes the
+// gradient through, as in PyTorch). Dense same-shape operands of one dtype take the flat loop.
 Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
   Tensor g = a.tensor(0), x = a.tensor(1);
   const DType dt = result_type({&g, &x});
@@ -307,7 +307,7 @@ Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
   AMPS_DISPATCH_FLOAT(dt, "threshold_backward", T, [&] {
     using C = compute_t<T>;
     const C th = a.scalar(2).to<C>();
-    if (!dense) return map2<T, T>(out, gc, xc, [th](C gv, C xv) { return xv > th ? gv : C(0); });
+    if (!dense) return map2<T, T>(out, gc, xc, [th](C gv, C xv) { return xv <= th ? C(0) : gv; });
     T* o = out.data<T>();
     const T *gp = gc.data<T>(), *xp = xc.data<T>();
     parallel_for(out.numel(), kParallelGrain,

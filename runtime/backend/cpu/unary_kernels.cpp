@@ -41,7 +41,7 @@ template <typename T> void apply_keep(Un op, const Tensor& o, const Tensor& x) {
     case Un::abs: return map1<T, T>(o, x, [](C v) { return v < C(0) ? C(-v) : v; });
     case Un::square: return map1<T, T>(o, x, [](C v) { return C(v * v); });
     case Un::sign: return map1<T, T>(o, x, [](C v) { return C((C(0) < v) - (v < C(0))); });
-    case Un::relu: return map1<T, T>(o, x, [](C v) { return v > C(0) ? v : C(0); });
+    case Un::relu: return map1<T, T>(o, x, [](C v) { return v <= C(0) ? C(0) : v; });  // NaN stays NaN (PyTorch)
     default: break;
   }
   if constexpr (std::is_floating_point_v<C>) {

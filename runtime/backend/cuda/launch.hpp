@@ -64,7 +64,7 @@ cudaError_t launch_sum_rows(cudaStream_t s, Elem t, const void* in, void* out, i
 
 // Ternary elementwise ops on operands of one element type [t] (as the CPU backend's): out = x + value * y * z
 // (addcmul), x + value * (y / z) (addcdiv), x + z * (y - x) (lerp, the CPU's two-sided form); where reads a
-// bool condition [x] and picks y where it is true, else z; threshold gives x where y > value, else 0
+// bool condition [x] and picks y where it is true, else z; threshold gives 0 where y <= value, else x
 // (threshold_backward: x = grad_output, y = self; z is not read).
 enum class TernOp : uint8_t { addcmul, addcdiv, lerp, where, threshold };
 cudaError_t launch_ternary(cudaStream_t s, TernOp op, Elem t, const Shape& shape, const Operand& out,

@@ -25,7 +25,7 @@ template <typename T> __global__ void ternary_kernel(TernOp op, Shape sh, Ops<4>
     offsets(sh, ops, i, off);
     T* out = static_cast<T*>(ops.o[0].data) + off[0];
     if (op == TernOp::threshold) {
-      const bool keep = C(widen(load<T>(ops.o[2], off[2]))) > v;
+      const bool keep = !(C(widen(load<T>(ops.o[2], off[2]))) <= v);  // PyTorch: NaN self keeps it
       *out = keep ? load<T>(ops.o[1], off[1]) : convert<T>(C(0));
       continue;
     }

@@ -85,8 +85,8 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
 Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
 Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
 
-// threshold_backward(grad_output, self, threshold): grad_output where self > threshold, else 0 (relu's
-// gradient; a NaN self gives 0), in one pass as the CPU kernel.
+// threshold_backward(grad_output, self, threshold): 0 where self <= threshold, else grad_output (relu's
+// gradient; a NaN self passes it, as in PyTorch), in one pass as the CPU kernel.
 Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
   Tensor g = a.tensor(0), x = a.tensor(1);
   check_devices(a.op(), {&g, &x});

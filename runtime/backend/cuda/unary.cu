@@ -12,7 +12,7 @@ template <typename C> __device__ __forceinline__ C keep_op(UnOp op, C v) {
     case UnOp::abs: return v < C(0) ? C(-v) : v;
     case UnOp::square: return C(v * v);
     case UnOp::sign: return C((C(0) < v) - (v < C(0)));
-    case UnOp::relu: return v > C(0) ? v : C(0);
+    case UnOp::relu: return v <= C(0) ? C(0) : v;  // NaN stays NaN, as in PyTorch
     default: break;
   }
   if constexpr (std::is_floating_point_v<C>) {

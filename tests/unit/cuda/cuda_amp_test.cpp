@@ -106,7 +106,7 @@ TEST_F(Cuda, TernaryOpsMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::where, {cond, x, y}));
     EXPECT_TRUE(same_on_cuda(OpId::where, {cond, x.transpose(0, 2), wrap_number(Scalar(0.0))}));
     EXPECT_TRUE(same_on_cuda(OpId::masked_fill, {y, cond, Scalar(-1.5)}));
-    Tensor self = make({-1, 0, 2, std::nan(""), 0.5}, {5}, t);  // relu's gradient: > 0 keeps, NaN drops
+    Tensor self = make({-1, 0, 2, std::nan(""), 0.5}, {5}, t);  // relu's gradient: <= 0 drops, NaN keeps
     EXPECT_TRUE(same_on_cuda(OpId::threshold_backward, {input({3, 5}, t), self, Scalar(0.0)}));
     EXPECT_TRUE(same_on_cuda(OpId::threshold_backward, {input({5}, t), self, Scalar(0.25)}));
   }

@@ -182,7 +182,8 @@ TEST(Elementwise, DenseSameShapeMatchesGeneralPath) {
 }
 
 // threshold_backward (relu's gradient) equals compare-and-select in every float dtype: dense operands (the
-// flat loop), a strided self (the general path), values at the threshold and NaN (both give 0).
+// flat loop), a strided self (the general path), values at the threshold (0) and NaN (PyTorch passes
+// the gradient: its test is self <= threshold).
 TEST(Elementwise, ThresholdBackwardIsCompareAndSelect) {
   for (int64_t n : {1, 17, 70001}) {
     for (DType dt : {DType::float32, DType::float64, DType::bfloat16, DType::float16}) {
@@ -191,7 +192,7 @@ TEST(Elementwise, ThresholdBackwardIsCompareAndSelect) {
       Tensor g = make(wavy(n, 0.3), {n}, dt), x = make(xv, {n}, dt);
       Tensor wide = Tensor::empty({n, 2}, dt);
       wide.select(1, 0).copy_(x);
-      Tensor want = call_op(OpId::where, call_op(OpId::gt, x, 0.25), g, 0.0);
+      Tensor want = call_op(OpId::where, call_op(OpId::logical_not, call_op(OpId::le, x, 0.25)), g, 0.0);
       for (const Tensor& self : {x, wide.select(1, 0)}) {
         Tensor got = call_op(OpId::threshold_backward, g, self, 0.25);
         ASSERT_EQ(got.dtype(), dt);
