@@ -1,5 +1,6 @@
-// CPU kernels for the matrix-product family: mm, bmm, matmul, addmm(_), addbmm, baddbmm, addmv, addr, dot,
-// mv, outer, linear. float32/bfloat16/float16 run on oneDNN; float64 on the reference loops below.
+// CPU kernels for the matrix-product family (mm, bmm, matmul, ..., linear; shape logic in
+// runtime/backend/common/matmul_kernels.hpp): float32/bfloat16/float16 on oneDNN, the rest on the reference loops below.
+#include "runtime/backend/common/matmul_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_matmul.hpp"
 #include "runtime/backend/cpu/loops.hpp"
@@ -37,7 +38,7 @@ void gemm_loops(const Tensor& a, const Tensor& w, const Tensor& dst, double alph
 }
 
 // dst = alpha * (a @ w) + beta * dst with a [..., M, K], w [..., K, N] broadcast to dst's batch dims.
-void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha = 1.0, double beta = 0.0) {
+void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, double beta) {
   if (dst.numel() == 0) return;
   if (a.size(-1) == 0) {
     fill(dst, Scalar(0.0));  // empty inner dimension: the product is zero
@@ -57,189 +58,20 @@ void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha = 1.
   AMPS_DISPATCH_ALL(a.dtype(), T, [&] { gemm_loops<T>(full(a), full(w), dst, alpha, beta); });
 }
 
-void check_same_dtype(OpId op, const Tensor& a, const Tensor& b) {
-  AMPS_CHECK(a.dtype() == b.dtype(), "{}: expected both inputs to have the same dtype, but got {} and {}",
-             op_name(op), dtype_name(a.dtype()), dtype_name(b.dtype()));
-}
-
-void check_mm_shapes(OpId op, const Tensor& a, const Tensor& b) {
-  AMPS_CHECK(a.size(-1) == b.size(-2), "{}: shapes {} and {} cannot be multiplied", op_name(op),
-             format_shape(a.sizes()), format_shape(b.sizes()));
-}
-
-void check_dim(OpId op, const Tensor& t, int64_t want, const char* what) {
-  AMPS_CHECK(t.dim() == want, "{}: {} must be a {}-D tensor, got {}-D with shape {}", op_name(op), what, want,
-             t.dim(), format_shape(t.sizes()));
-}
-
-Tensor mm_impl(OpId op, const Tensor& a, const Tensor& b, Device dev) {
-  check_same_dtype(op, a, b);
-  check_mm_shapes(op, a, b);
-  Tensor out = Tensor::empty({a.size(0), b.size(1)}, a.dtype(), dev);
-  gemm(a, b, out);
-  return out;
-}
-
-Tensors k_mm(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), y = a.tensor(1);
-  check_dim(a.op(), x, 2, "input");
-  check_dim(a.op(), y, 2, "mat2");
-  return {mm_impl(a.op(), x, y, kc.device)};
-}
-
-Tensors k_bmm(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), y = a.tensor(1);
-  check_dim(a.op(), x, 3, "input");
-  check_dim(a.op(), y, 3, "mat2");
-  check_same_dtype(a.op(), x, y);
-  AMPS_CHECK(x.size(0) == y.size(0), "bmm: batch sizes {} and {} differ", x.size(0), y.size(0));
-  check_mm_shapes(a.op(), x, y);
-  Tensor out = Tensor::empty({x.size(0), x.size(1), y.size(2)}, x.dtype(), kc.device);
-  gemm(x, y, out);
-  return {out};
-}
-
-// torch.matmul: 1-D operands get a dim added (and removed from the result); batch dims broadcast.
-Tensor matmul_impl(OpId op, Tensor x, Tensor y, Device dev) {
-  AMPS_CHECK(x.dim() > 0 && y.dim() > 0, "{}: both arguments need at least 1 dimension, got {}D and {}D",
-             op_name(op), x.dim(), y.dim());
-  check_same_dtype(op, x, y);
-  const bool x1 = x.dim() == 1, y1 = y.dim() == 1;
-  if (x1) x = native::unsqueeze(x, 0);
-  if (y1) y = native::unsqueeze(y, 1);
-  check_mm_shapes(op, x, y);
-  Dims xb(x.sizes().begin(), x.sizes().end() - 2), yb(y.sizes().begin(), y.sizes().end() - 2);
-  Dims shape = broadcast_shapes(xb, yb, op_name(op));
-  shape.push_back(x.size(-2));
-  shape.push_back(y.size(-1));
-  Tensor out = Tensor::empty(shape, x.dtype(), dev);
-  gemm(x, y, out);
-  if (y1) out = native::squeeze(out, {-1});
-  if (x1) out = native::squeeze(out, {-2 + (y1 ? 1 : 0)});
-  return out;
-}
-
-Tensors k_matmul(const ArgReader& a, const KernelContext& kc) { return {matmul_impl(a.op(), a.tensor(0), a.tensor(1), kc.device)}; }
-
-Tensors k_dot(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), y = a.tensor(1);
-  check_dim(a.op(), x, 1, "input");
-  check_dim(a.op(), y, 1, "other");
-  AMPS_CHECK(x.size(0) == y.size(0), "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same "
-             "number of elements, but got {} and {} elements respectively", x.size(0), y.size(0), x.size(0), y.size(0));
-  return {matmul_impl(a.op(), x, y, kc.device)};
-}
-
-Tensors k_mv(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(0), 2, "input");
-  check_dim(a.op(), a.tensor(1), 1, "vec");
-  return {matmul_impl(a.op(), a.tensor(0), a.tensor(1), kc.device)};
-}
-
-Tensors k_outer(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(0), 1, "input");
-  check_dim(a.op(), a.tensor(1), 1, "vec2");
-  return {matmul_impl(a.op(), native::unsqueeze(a.tensor(0), 1), native::unsqueeze(a.tensor(1), 0), kc.device)};
-}
-
-// beta * input + alpha * (x @ y) into a fresh tensor (or into [inplace_target]).
-Tensor add_product(OpId op, const Tensor& input, const Tensor& x, const Tensor& y, Scalar beta, Scalar alpha,
-                   Device dev, const Tensor& inplace_target = Tensor()) {
-  check_same_dtype(op, x, y);
-  check_mm_shapes(op, x, y);
-  Dims shape(x.sizes().begin(), x.sizes().end() - 1);
-  shape.push_back(y.size(-1));
-  Tensor out = inplace_target.defined() ? inplace_target : Tensor::empty(shape, x.dtype(), dev);
-  AMPS_CHECK(out.sizes() == shape, "{}: output shape {} does not match the product's shape {}", op_name(op),
-             format_shape(out.sizes()), format_shape(shape));
-  const double b = beta.to_double();
-  if (b != 0 && !inplace_target.defined()) {
-    Dims bs = broadcast_shapes(input.sizes(), shape, op_name(op));
-    AMPS_CHECK(bs == shape, "{}: input of shape {} cannot be broadcast to {}", op_name(op), format_shape(input.sizes()),
-               format_shape(shape));
-    copy_into(out, input);
+// The device primitives the shared matrix-product kernels run on.
+struct CpuMatmul {
+  static void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, double beta) {
+    cpu::gemm(a, w, dst, alpha, beta);
   }
-  gemm(x, y, out, alpha.to_double(), b);
-  return out;
-}
-
-Tensors k_addmm(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(1), 2, "mat1");
-  check_dim(a.op(), a.tensor(2), 2, "mat2");
-  return {add_product(a.op(), a.tensor(0), a.tensor(1), a.tensor(2), a.scalar(3), a.scalar(4), kc.device)};
-}
-
-Tensors k_addmm_(const ArgReader& a, const KernelContext& kc) {
-  Tensor self = a.tensor(0);
-  return {add_product(a.op(), self, a.tensor(1), a.tensor(2), a.scalar(3), a.scalar(4), kc.device, self)};
-}
-
-Tensors k_baddbmm(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(1), 3, "batch1");
-  check_dim(a.op(), a.tensor(2), 3, "batch2");
-  return {add_product(a.op(), a.tensor(0), a.tensor(1), a.tensor(2), a.scalar(3), a.scalar(4), kc.device)};
-}
-
-// addbmm sums the batch of products: [B, M, K] @ [B, K, N] == [M, B*K] @ [B*K, N].
-Tensors k_addbmm(const ArgReader& a, const KernelContext& kc) {
-  Tensor b1 = a.tensor(1), b2 = a.tensor(2);
-  check_dim(a.op(), b1, 3, "batch1");
-  check_dim(a.op(), b2, 3, "batch2");
-  AMPS_CHECK(b1.size(0) == b2.size(0), "addbmm: batch sizes {} and {} differ", b1.size(0), b2.size(0));
-  Tensor x = reshape(native::permute(b1, {1, 0, 2}), {b1.size(1), b1.size(0) * b1.size(2)});
-  Tensor y = reshape(b2, {b2.size(0) * b2.size(1), b2.size(2)});
-  return {add_product(a.op(), a.tensor(0), x, y, a.scalar(3), a.scalar(4), kc.device)};
-}
-
-Tensors k_addmv(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(1), 2, "mat");
-  check_dim(a.op(), a.tensor(2), 1, "vec");
-  Tensor input = a.tensor(0);
-  Tensor in2 = input.dim() == 1 ? native::unsqueeze(input, 1) : input;
-  Tensor r = add_product(a.op(), in2, a.tensor(1), native::unsqueeze(a.tensor(2), 1), a.scalar(3), a.scalar(4), kc.device);
-  return {native::squeeze(r, {1})};
-}
-
-Tensors k_addr(const ArgReader& a, const KernelContext& kc) {
-  check_dim(a.op(), a.tensor(1), 1, "vec1");
-  check_dim(a.op(), a.tensor(2), 1, "vec2");
-  return {add_product(a.op(), a.tensor(0), native::unsqueeze(a.tensor(1), 1), native::unsqueeze(a.tensor(2), 0),
-                      a.scalar(3), a.scalar(4), kc.device)};
-}
-
-// linear: input [*, in] @ weight[out, in]^T + bias[out], flattened to 2-D for the product.
-Tensors k_linear(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), w = a.tensor(1), bias = a.opt_tensor(2);
-  check_dim(a.op(), w, 2, "weight");
-  AMPS_CHECK(x.dim() >= 1 && x.size(-1) == w.size(1), "linear: shapes {} and {} cannot be multiplied (input's last "
-             "dim must equal weight's in_features)", format_shape(x.sizes()), format_shape(native::t(w).sizes()));
-  Tensor x2 = reshape(x, {-1, x.size(-1)});
-  Tensor out = Tensor::empty({x2.size(0), w.size(0)}, x.dtype(), kc.device);
-  check_same_dtype(a.op(), x, w);
-  if (bias.defined()) copy_into(out, cast(bias, x.dtype()));
-  gemm(x2, native::t(w), out, 1.0, bias.defined() ? 1.0 : 0.0);
-  Dims shape(x.sizes().begin(), x.sizes().end() - 1);
-  shape.push_back(w.size(0));
-  return {native::view(out, shape)};
-}
+  static void copy_into(const Tensor& dst, const Tensor& src) { cpu::copy_into(dst, src); }
+  static Tensor cast(const Tensor& t, DType dtype) { return cpu::cast(t, dtype); }
+  static Tensor reshape(const Tensor& t, const Dims& shape) { return cpu::reshape(t, shape); }
+};
 
 }  // namespace
 
 void register_matmul_kernels(KernelTable& t) {
-  const uint32_t types = kFloatDTypes | dtype_bit(DType::int64) | dtype_bit(DType::int32);
-  t.add(OpId::mm, k_mm, types);
-  t.add(OpId::bmm, k_bmm, types);
-  t.add(OpId::matmul, k_matmul, types);
-  t.add(OpId::dot, k_dot, types);
-  t.add(OpId::mv, k_mv, types);
-  t.add(OpId::outer, k_outer, types);
-  t.add(OpId::addmm, k_addmm, types);
-  t.add(OpId::addmm_, k_addmm_, types);
-  t.add(OpId::baddbmm, k_baddbmm, types);
-  t.add(OpId::addbmm, k_addbmm, types);
-  t.add(OpId::addmv, k_addmv, types);
-  t.add(OpId::addr, k_addr, types);
-  t.add(OpId::linear, k_linear, types);
+  common::register_matmul_kernels<CpuMatmul>(t, kFloatDTypes | dtype_bit(DType::int64) | dtype_bit(DType::int32));
 }
 
 }  // namespace amps::rt::cpu
