@@ -1,6 +1,7 @@
 // CUDA kernels for max, min, amax, amin, max.dim, min.dim and argmax/argmin: the reduced dims are permuted
 // innermost into a row-major block (one device copy unless already so) and each row is scanned by one block
 // (extreme.cu), with the CPU backend's rules: the first extreme index wins, a NaN is the extreme.
+#include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -17,26 +18,10 @@ struct Rows {
 };
 
 Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, OpId op) {
-  const int64_t nd = x.dim();
-  std::vector<bool> mask(size_t(nd), !dims || dims->empty());
-  if (dims)
-    for (int64_t d : *dims) {
-      const size_t w = size_t(wrap_dim(d, nd));
-      AMPS_CHECK(nd == 0 || !mask[w] || dims->empty(), "dim {} appears multiple times in the list of dims", w);
-      if (nd > 0) mask[w] = true;
-    }
-  Rows r;
-  Dims perm, tail;
-  for (size_t d = 0; d < mask.size(); ++d) {
-    (mask[d] ? tail : perm).push_back(int64_t(d));
-    (mask[d] ? r.inner : r.outer) *= x.sizes()[d];
-    if (!mask[d] || keepdim) r.out_shape.push_back(mask[d] ? 1 : x.sizes()[d]);
-  }
-  perm.insert(perm.end(), tail.begin(), tail.end());
-  r.block = contiguous(native::permute(x, perm));
-  AMPS_CHECK(r.inner > 0 || r.outer == 0, "{}(): Expected reduction dim to be specified for input.numel() == 0. "
+  const common::ReducedLayout l = common::reduced_layout(x, dims, keepdim);
+  AMPS_CHECK(l.inner > 0 || l.outer == 0, "{}(): Expected reduction dim to be specified for input.numel() == 0. "
              "Specify the reduction dim with the 'dim' argument.", op_name(op));
-  return r;
+  return Rows{contiguous(native::permute(x, l.perm)), l.outer, l.inner, l.out_shape};
 }
 
 // Values (x's dtype) and/or int64 indices of each row's extreme; an empty output is left undefined.
