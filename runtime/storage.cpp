@@ -7,6 +7,7 @@
 #include "runtime/backend/backend.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_block_cache.hpp"
 #include "runtime/small_pool.hpp"
 
 namespace amps::rt {
@@ -58,14 +59,6 @@ void cached_host_free(void* p, size_t nbytes) {
   t_cache.items[c][t_cache.count[c]++] = p;
 }
 
-void* host_alloc(size_t nbytes) {
-  if (nbytes == 0) return nullptr;
-  size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded);
-  AMPS_CHECK(p != nullptr, "out of memory: failed to allocate {} bytes on the host", nbytes);
-  return p;
-}
-
 }  // namespace
 
 Storage::Storage(void* data, size_t nbytes, Device device, std::function<void(void*)> release)
@@ -91,7 +84,9 @@ std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
     if (const auto& a = current_context().host_allocator()) return hosted(a, nbytes, device);
     if (nbytes > 0 && nbytes <= kMaxCached)
       return std::allocate_shared<Storage>(PoolAllocator<Storage>{}, HostCached{}, nbytes, device);
-    return std::make_shared<Storage>(host_alloc(nbytes), nbytes, device, &std::free);
+    if (nbytes == 0) return std::make_shared<Storage>(nullptr, 0, device, nullptr);
+    return std::make_shared<Storage>(host_block_alloc(nbytes), nbytes, device,
+                                     [nbytes](void* p) { host_block_free(p, nbytes); });
   }
   check_device_available(device);
   Backend* b = backend_for(device.type);

@@ -3,6 +3,8 @@
 
 #include <dnnl_debug.h>
 
+#include "runtime/host_block_cache.hpp"
+
 namespace amps::rt::dnnl_cpu::detail {
 
 Context& ctx() {
@@ -105,7 +107,7 @@ void Exec::in(int arg, const DnnlArg& view, const Md& want) {
     args_[arg] = user;
     return;
   }
-  dnnl::memory tmp(want, ctx().engine);
+  dnnl::memory tmp = temp(want);
   pre_.emplace_back(user, tmp);
   args_[arg] = tmp;
 }
@@ -116,7 +118,7 @@ void Exec::out(int arg, const DnnlArg& view, const Md& want, bool load) {
     args_[arg] = user;
     return;
   }
-  dnnl::memory tmp(want, ctx().engine);
+  dnnl::memory tmp = temp(want);
   if (load) pre_.emplace_back(user, tmp);
   post_.emplace_back(tmp, user);
   args_[arg] = tmp;
@@ -124,7 +126,20 @@ void Exec::out(int arg, const DnnlArg& view, const Md& want, bool load) {
 
 void Exec::raw(int arg, const Md& md, void* data) { args_[arg] = dnnl::memory(md, ctx().engine, data); }
 
-void Exec::scratch(int arg, const Md& md) { args_[arg] = dnnl::memory(md, ctx().engine); }
+void Exec::scratch(int arg, const Md& md) { args_[arg] = temp(md); }
+
+dnnl::memory Exec::temp(const Md& md) {
+  const size_t n = md.get_size();
+  if (n == 0) return dnnl::memory(md, ctx().engine, nullptr);
+  blocks_.reserve(4);
+  void* p = host_block_alloc(n);
+  blocks_.emplace_back(p, n);
+  return dnnl::memory(md, ctx().engine, p);
+}
+
+Exec::~Exec() {
+  for (auto& [p, n] : blocks_) host_block_free(p, n);
+}
 
 void Exec::run(const dnnl::primitive& p) {
   dnnl::stream& s = ctx().stream;

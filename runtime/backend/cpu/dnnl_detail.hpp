@@ -113,6 +113,10 @@ auto pick_dot_pd(DnnlType want, Make&& make) -> std::pair<decltype(make(DnnlType
 // the same dtype: before execution for inputs, after it for outputs.
 class Exec {
  public:
+  Exec() = default;
+  Exec(const Exec&) = delete;
+  Exec& operator=(const Exec&) = delete;
+  ~Exec();  // gives the temporaries back to the host block cache
   void in(int arg, const DnnlArg& view, const Md& want);
   void out(int arg, const DnnlArg& view, const Md& want, bool load = false);
   void raw(int arg, const Md& md, void* data);  // bound as is (workspace, statistics)
@@ -120,8 +124,13 @@ class Exec {
   void run(const dnnl::primitive& p);           // reorders in, executes, reorders out, waits
 
  private:
+  // A temporary in 'md' from the host block cache (oneDNN's own allocation would be a fresh,
+  // page-faulting mmap for every activation-sized buffer).
+  dnnl::memory temp(const Md& md);
+
   std::unordered_map<int, dnnl::memory> args_;
   std::vector<std::pair<dnnl::memory, dnnl::memory>> pre_, post_;
+  std::vector<std::pair<void*, size_t>> blocks_;
 };
 
 }  // namespace amps::rt::dnnl_cpu::detail

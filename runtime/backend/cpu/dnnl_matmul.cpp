@@ -113,7 +113,7 @@ Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const D
     auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true);
     if (!is_ref(dpd)) pd = dpd, dense = true;
   }
-  Entry e{pd, dnnl::matmul(pd), ct, dense};
+  Entry e{pd, dnnl::matmul(pd), ct, dense, false, {}};
   bind_direct(e, a, b, dst, bias);
   return e;
 }
