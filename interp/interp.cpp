@@ -19,7 +19,12 @@ namespace amps::interp {
 
 Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   if (!cfg_.sinks.out) cfg_.sinks.out = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stdout); };
-  if (!cfg_.sinks.err) cfg_.sinks.err = [](std::string_view s) { fwrite(s.data(), 1, s.size(), stderr); };
+  // Diagnostics (warnings, progress) flush what print() buffered first, so a log of both streams
+  // (`amps job.amps > log 2>&1`) keeps the order the script wrote them in.
+  if (!cfg_.sinks.err) cfg_.sinks.err = [](std::string_view s) {
+    fflush(stdout);
+    fwrite(s.data(), 1, s.size(), stderr);
+  };
   main_env_ = make<Env>(Ref<Env>(), 0);
   trace_casts = cfg_.trace_casts;
   install_core_builtins(*this);

@@ -36,6 +36,12 @@ amps_cli_test(run_code 0 "-e|print(1 + 2)" "-DSTDOUT=^3\n$")
 amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: NameError: name 'nope' is not defined")
 amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
 amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")
+# Both streams into one file (a non-terminal, so stdout is block-buffered): the script's order is kept.
+add_test(NAME cli/stdout_flushed_before_diagnostics
+         COMMAND sh -c "'$<TARGET_FILE:amps>' '${CMAKE_CURRENT_SOURCE_DIR}/cli/stream_order.amps' > stream_order.log 2>&1; cat stream_order.log"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli/stdout_flushed_before_diagnostics PROPERTIES LABELS lang TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "^first\nloop: 1/1[^\n]*\nlast\n$")
 
 # The REPL through a pseudo-terminal (forkpty), plus piped stdin.
 add_executable(repl_tests ${CMAKE_CURRENT_SOURCE_DIR}/repl/repl_test.cpp)
