@@ -319,38 +319,11 @@ Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_binary_kernels(KernelTable& t) {
-  t.add(OpId::add, k_add);
-  t.add(OpId::add_, k_add_);
-  t.add(OpId::sub, k_sub);
-  t.add(OpId::sub_, k_sub_);
-  t.add(OpId::mul, k_mul);
-  t.add(OpId::mul_, k_mul_);
-  t.add(OpId::div, k_div);
-  t.add(OpId::div_, k_div_);
-  t.add(OpId::pow, k_pow);
-  t.add(OpId::pow_, k_pow_);
-  t.add(OpId::remainder, k_remainder, kNumericDTypes);
-  t.add(OpId::floor_divide, k_floor_divide, kNumericDTypes);
-  t.add(OpId::maximum, k_maximum);
-  t.add(OpId::minimum, k_minimum);
-  t.add(OpId::eq, k_eq);
-  t.add(OpId::ne, k_ne);
-  t.add(OpId::lt, k_lt);
-  t.add(OpId::le, k_le);
-  t.add(OpId::gt, k_gt);
-  t.add(OpId::ge, k_ge);
-  t.add(OpId::logical_and, k_logical_and);
-  t.add(OpId::logical_or, k_logical_or);
-  t.add(OpId::addcmul, k_addcmul);
-  t.add(OpId::addcmul_, k_addcmul_);
-  t.add(OpId::addcdiv, k_addcdiv);
-  t.add(OpId::addcdiv_, k_addcdiv_);
-  t.add(OpId::lerp, k_lerp, kFloatDTypes);
-  t.add(OpId::lerp_, k_lerp_, kFloatDTypes);
-  t.add(OpId::where, k_where);
-  t.add(OpId::masked_fill, k_masked_fill);
-  t.add(OpId::masked_fill_, k_masked_fill_);
-  t.add(OpId::threshold_backward, k_threshold_backward, kFloatDTypes);
+#define AMPS_BINARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#define AMPS_TERNARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#include "runtime/backend/common/elementwise_ops.def"
+#undef AMPS_BINARY_OP
+#undef AMPS_TERNARY_OP
 }
 
 }  // namespace amps::rt::cpu

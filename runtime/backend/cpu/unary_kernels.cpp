@@ -230,51 +230,10 @@ Tensors k_prelu(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_unary_kernels(KernelTable& t) {
-  t.add(OpId::neg, k_neg, kNumericDTypes);
-  t.add(OpId::neg_, k_neg_, kNumericDTypes);
-  t.add(OpId::abs, k_abs);
-  t.add(OpId::abs_, k_abs_);
-  t.add(OpId::square, k_square);
-  t.add(OpId::sqrt, k_sqrt);
-  t.add(OpId::sqrt_, k_sqrt_);
-  t.add(OpId::rsqrt, k_rsqrt);
-  t.add(OpId::exp, k_exp);
-  t.add(OpId::exp_, k_exp_);
-  t.add(OpId::log, k_log);
-  t.add(OpId::log_, k_log_);
-  t.add(OpId::log2, k_log2);
-  t.add(OpId::log1p, k_log1p);
-  t.add(OpId::expm1, k_expm1);
-  t.add(OpId::sin, k_sin);
-  t.add(OpId::cos, k_cos);
-  t.add(OpId::tanh, k_tanh);
-  t.add(OpId::tanh_, k_tanh_);
-  t.add(OpId::sigmoid, k_sigmoid);
-  t.add(OpId::sigmoid_, k_sigmoid_);
-  t.add(OpId::relu, k_relu, kNumericDTypes);
-  t.add(OpId::relu_, k_relu_, kNumericDTypes);
-  t.add(OpId::gelu, k_gelu, kFloatDTypes);
-  t.add(OpId::silu, k_silu, kFloatDTypes);
-  t.add(OpId::silu_, k_silu_, kFloatDTypes);
-  t.add(OpId::leaky_relu, k_leaky_relu, kFloatDTypes);
-  t.add(OpId::leaky_relu_, k_leaky_relu_, kFloatDTypes);
-  t.add(OpId::softplus, k_softplus, kFloatDTypes);
+#define AMPS_UNARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#include "runtime/backend/common/elementwise_ops.def"
+#undef AMPS_UNARY_OP
   t.add(OpId::prelu, k_prelu, kFloatDTypes);
-  t.add(OpId::erf, k_erf);
-  t.add(OpId::floor, k_floor, kNumericDTypes);
-  t.add(OpId::ceil, k_ceil, kNumericDTypes);
-  t.add(OpId::round, k_round, kNumericDTypes);
-  t.add(OpId::trunc, k_trunc, kNumericDTypes);
-  t.add(OpId::sign, k_sign);
-  t.add(OpId::reciprocal, k_reciprocal);
-  t.add(OpId::isfinite, k_isfinite);
-  t.add(OpId::isnan, k_isnan);
-  t.add(OpId::isinf, k_isinf);
-  t.add(OpId::logical_not, k_logical_not);
-  t.add(OpId::nan_to_num, k_nan_to_num);
-  t.add(OpId::nan_to_num_, k_nan_to_num_);
-  t.add(OpId::clamp, k_clamp, kNumericDTypes);
-  t.add(OpId::clamp_, k_clamp_, kNumericDTypes);
 }
 
 }  // namespace amps::rt::cpu

@@ -81,28 +81,9 @@ Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return {binary(div
 }  // namespace
 
 void register_binary_kernels(KernelTable& t) {
-  t.add(OpId::add, k_add);
-  t.add(OpId::add_, k_add_);
-  t.add(OpId::sub, k_sub);
-  t.add(OpId::sub_, k_sub_);
-  t.add(OpId::mul, k_mul);
-  t.add(OpId::mul_, k_mul_);
-  t.add(OpId::div, k_div);
-  t.add(OpId::div_, k_div_);
-  t.add(OpId::pow, k_pow);
-  t.add(OpId::pow_, k_pow_);
-  t.add(OpId::remainder, k_remainder, kNumericDTypes);
-  t.add(OpId::floor_divide, k_floor_divide, kNumericDTypes);
-  t.add(OpId::maximum, k_maximum);
-  t.add(OpId::minimum, k_minimum);
-  t.add(OpId::eq, k_eq);
-  t.add(OpId::ne, k_ne);
-  t.add(OpId::lt, k_lt);
-  t.add(OpId::le, k_le);
-  t.add(OpId::gt, k_gt);
-  t.add(OpId::ge, k_ge);
-  t.add(OpId::logical_and, k_logical_and);
-  t.add(OpId::logical_or, k_logical_or);
+#define AMPS_BINARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#include "runtime/backend/common/elementwise_ops.def"
+#undef AMPS_BINARY_OP
 }
 
 }  // namespace amps::rt::cuda

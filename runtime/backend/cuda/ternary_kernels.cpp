@@ -100,16 +100,9 @@ Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_ternary_kernels(KernelTable& t) {
-  t.add(OpId::addcmul, k_addcmul);
-  t.add(OpId::addcmul_, k_addcmul_);
-  t.add(OpId::addcdiv, k_addcdiv);
-  t.add(OpId::addcdiv_, k_addcdiv_);
-  t.add(OpId::lerp, k_lerp, kFloatDTypes);
-  t.add(OpId::lerp_, k_lerp_, kFloatDTypes);
-  t.add(OpId::where, k_where);
-  t.add(OpId::masked_fill, k_masked_fill);
-  t.add(OpId::masked_fill_, k_masked_fill_);
-  t.add(OpId::threshold_backward, k_threshold_backward, kFloatDTypes);
+#define AMPS_TERNARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#include "runtime/backend/common/elementwise_ops.def"
+#undef AMPS_TERNARY_OP
 }
 
 }  // namespace amps::rt::cuda
