@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Runs every benchmark for amps and for its PyTorch twin in one run, interleaved (A B A B ...),
 takes medians of the repeats and prints amps/PyTorch ratios against the targets; writes
-bench/results.json. Run through `make bench` (it installs python3-torch and OpenBLAS first)."""
-import argparse, datetime, json, os, platform, statistics, subprocess, sys
+bench/results.json. Run through `make bench` (it installs python3-torch and OpenBLAS first).
+The main job (examples/fashion_mnist_amp.amps vs bench/fashion_mnist.py, ~1-2 min per side) runs
+once per side unless --main-job-repeats; --skip-main-job leaves it out, --only picks benchmarks."""
+import argparse, datetime, json, math, os, platform, re, shutil, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = {  # ratio name -> (target, how it is computed)
@@ -12,6 +14,11 @@ TARGETS = {  # ratio name -> (target, how it is computed)
     "mlp_bf16_vs_f32": (0.4, "amps bf16 step / amps f32 step (MLP)"),
     "mm_vs_onednn": (1.1, "amps mm time / raw oneDNN primitive time, worst N >= 512"),
 }
+BENCHES = ("dispatch", "mlp", "cnn", "mm", "main_job")
+# The main job's amps side runs the real example; `autocast dev<>` is bfloat16 on the CPU.
+MAIN_JOB = "examples/fashion_mnist_amp.amps"
+MAIN_JOB_AMPS_CASE = "bf16_autocast"
+EPOCH_LINE = re.compile(r"^epoch (\d+): test accuracy ([0-9.]+) \(([0-9.]+) s\)$")
 
 
 def env():
@@ -20,11 +27,15 @@ def env():
     return e
 
 
-def run_lines(cmd):
+def run_stdout(cmd):
     out = subprocess.run(cmd, capture_output=True, text=True, env=env(), cwd=os.path.dirname(HERE))
     if out.returncode != 0:
         sys.exit(f"benchmark failed: {' '.join(cmd)}\n{out.stdout}\n{out.stderr}")
-    return [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
+    return out.stdout
+
+
+def run_lines(cmd):
+    return [json.loads(l) for l in run_stdout(cmd).splitlines() if l.startswith("{")]
 
 
 def collect(samples, lines, side, key):
@@ -50,11 +61,47 @@ def mm_pairs(amps, raw, repeats):
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
+def main_job_amps(amps):
+    """One run of the real main job; its `epoch N: test accuracy A (S s)` lines, seconds since training start."""
+    out = tempfile.mkdtemp(prefix="amps_main_job_")  # checkpoint and plots
+    try:
+        text = run_stdout([amps, MAIN_JOB, "--out", out])
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    epochs = [{"epoch": int(m[1]), "accuracy": float(m[2]), "seconds": float(m[3])}
+              for m in map(EPOCH_LINE.match, text.splitlines()) if m]
+    if not epochs: sys.exit(f"no 'epoch N: test accuracy A (S s)' lines from {MAIN_JOB}:\n{text}")
+    return {"case": MAIN_JOB_AMPS_CASE, "epochs": epochs}
+
+
+def main_job_torch():
+    lines = run_lines([sys.executable, "bench/fashion_mnist.py"])
+    return {"case": lines[0]["case"], "epochs": [{k: l[k] for k in ("epoch", "accuracy", "seconds")} for l in lines if "epoch" in l]}
+
+
+def main_job(amps, repeats, goal=0.91):
+    """Time to `goal` test accuracy (after the evaluation that first reaches it), both sides interleaved;
+    the median over repeats, a run that never reaches it counting as infinite (median None if so)."""
+    sides = {"amps": [], "torch": []}
+    for _ in range(repeats):
+        sides["amps"].append(main_job_amps(amps))
+        sides["torch"].append(main_job_torch())
+    res = {}
+    for side, runs in sides.items():
+        for r in runs:
+            r["seconds_to_91"] = next((e["seconds"] for e in r["epochs"] if e["accuracy"] >= goal), None)
+        med = statistics.median([math.inf if r["seconds_to_91"] is None else r["seconds_to_91"] for r in runs])
+        res[side] = {"case": runs[0]["case"], "seconds_to_91": None if med == math.inf else med, "runs": runs}
+    a, t = res["amps"]["seconds_to_91"], res["torch"]["seconds_to_91"]
+    res["ratio"] = a / t if a is not None and t is not None else None
+    return res
+
+
 def machine():
     flags = open("/proc/cpuinfo").read()
     model = next((l.split(":", 1)[1].strip() for l in flags.splitlines() if l.startswith("model name")), "?")
     import torch
-    return {"cpu": model, "cores": os.cpu_count(), "avx512": " avx512f " in flags, "amx_bf16": " amx_bf16 " in flags,
+    return {"cpu": model, "cores": os.cpu_count(), "avx512": " avx512f " in flags, "avx512_bf16": " avx512_bf16 " in flags, "amx_bf16": " amx_bf16 " in flags,
             "torch": torch.__version__, "python": platform.python_version(),
             "date": datetime.datetime.now().isoformat(timespec="seconds")}
 
@@ -77,28 +124,50 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--main-job-repeats", type=int, default=1)
+    ap.add_argument("--skip-main-job", action="store_true")
+    ap.add_argument("--only", help=f"comma-separated subset of {','.join(BENCHES)}")
+    ap.add_argument("--out", default=os.path.join(HERE, "results.json"), help="where to write the JSON results")
     a = ap.parse_args()
+    only = set(a.only.split(",")) if a.only else set(BENCHES)
+    if only - set(BENCHES): ap.error(f"unknown benchmark(s) {sorted(only - set(BENCHES))}; known: {','.join(BENCHES)}")
+    if a.skip_main_job: only.discard("main_job")
     amps = os.path.join(a.build, "amps")
     raw = os.path.join(a.build, "bench", "dnnl_mm_raw")
     m = {}
-    m.update(interleaved(amps, "dispatch", "us_per_op", a.repeats, "20000"))
-    m.update(interleaved(amps, "mlp", "s_per_step", a.repeats, "10"))
-    m.update(interleaved(amps, "cnn", "s_per_step", a.repeats, "5"))
-    m.update(mm_pairs(amps, raw, a.repeats))
+    if "dispatch" in only: m.update(interleaved(amps, "dispatch", "us_per_op", a.repeats, "20000"))
+    if "mlp" in only: m.update(interleaved(amps, "mlp", "s_per_step", a.repeats, "10"))
+    if "cnn" in only: m.update(interleaved(amps, "cnn", "s_per_step", a.repeats, "5"))
+    if "mm" in only: m.update(mm_pairs(amps, raw, a.repeats))
+    mj = main_job(amps, a.main_job_repeats) if "main_job" in only else None
     r = ratios(m)
     print(f"{'ratio':<18} {'measured':>9} {'target':>7}  status")
     for name, (target, what) in TARGETS.items():
         v = r.get(name)
         status = "n/a" if v is None else ("met" if v <= target else "MISSED")
         print(f"{name:<18} {('%.3f' % v) if v is not None else '-':>9} {target:>7}  {status}  ({what})")
+    if mj:  # no target in the issue: reported only
+        fmt = lambda v, spec: "never" if v is None else spec % v
+        r["main_job"] = mj["ratio"]
+        for name, v, spec, what in [
+                ("main_job_amps_s", mj["amps"]["seconds_to_91"], "%.1f", f"amps seconds to 91% test accuracy, {mj['amps']['case']}"),
+                ("main_job_torch_s", mj["torch"]["seconds_to_91"], "%.1f", f"PyTorch seconds to 91% test accuracy, {mj['torch']['case']}"),
+                ("main_job", mj["ratio"], "%.3f", "amps / PyTorch seconds to 91% Fashion-MNIST test accuracy")]:
+            print(f"{name:<18} {fmt(v, spec):>9} {'-':>7}  reported  ({what})")
     print("\nraw medians:")
     for (b, c, s), v in sorted(m.items()):
         print(f"  {b:<9} {c:<20} {s:<7} {v:.6g}")
-    out = {"machine": machine(), "ratios": r, "targets": {k: v[0] for k, v in TARGETS.items()},
+    if mj:
+        print("\nmain job runs (test accuracy @ seconds since training start, per epoch):")
+        for side in ("amps", "torch"):
+            for run in mj[side]["runs"]:
+                print(f"  {side:<5} {run['case']:<14} " + "  ".join(f"{e['accuracy']:.4f} @ {e['seconds']:.1f} s" for e in run["epochs"]))
+    out = {"machine": machine(), "ratios": r, "targets": {**{k: v[0] for k, v in TARGETS.items()}, **({"main_job": None} if mj else {})},
            "medians": [{"bench": b, "case": c, "side": s, "value": v} for (b, c, s), v in sorted(m.items())]}
-    with open(os.path.join(HERE, "results.json"), "w") as f:
+    if mj: out["main_job"] = mj
+    with open(a.out, "w") as f:
         json.dump(out, f, indent=2)
-    print(f"\nwrote {os.path.join(HERE, 'results.json')}")
+    print(f"\nwrote {a.out}")
 
 
 if __name__ == "__main__":
