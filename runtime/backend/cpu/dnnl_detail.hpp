@@ -101,7 +101,8 @@ bool native_bf16_dot();
 // pick_pd for dot-product primitives (convolution, matmul). Without native bf16 products oneDNN emulates
 // them and runs 2-3x slower than f32 on the same inputs, so bf16 then computes in f32: every product of
 // two bf16 values is exact in f32 and oneDNN's bf16 kernels accumulate in f32 too, so only the summation
-// order differs; the result is rounded once to the destination type either way.
+// order differs; the result is rounded once to the destination type either way. (Convolutions with a
+// half-type result may also take Winograd there, whose error stays far below that rounding: dnnl_conv.cpp.)
 template <class Make>
 auto pick_dot_pd(DnnlType want, Make&& make) -> std::pair<decltype(make(DnnlType::f32)), DnnlType> {
   if (want == DnnlType::bf16 && !native_bf16_dot()) return {make(DnnlType::f32), DnnlType::f32};

@@ -100,6 +100,13 @@ TEST_P(ConvTest, Conv2dGroupsStrideDilationPadding) { run_case(conv2d(), GetPara
 
 TEST_P(ConvTest, Conv2dChannelsLastSource) { run_case(conv2d(), GetParam(), {0, 2, 3, 1}); }
 
+// 3x3, stride 1, 16+ channels: half types computed in f32 take Winograd here (dnnl_conv.cpp).
+Case winograd_shape() {
+  return Case{ConvParams{{1, 1}, {1, 1}, {1, 1}, {}, 1, false}, 2, 32, 16, {6, 6}, {3, 3}};
+}
+
+TEST_P(ConvTest, Conv2dWinogradShape) { run_case(winograd_shape(), GetParam()); }
+
 TEST_P(ConvTest, Conv1dAnd3d) {
   run_case(Case{ConvParams{{2}, {2}, {1}, {}, 1, false}, 3, 5, 3, {6}, {4}}, GetParam());
   run_case(Case{ConvParams{{1, 2, 1}, {1, 0, 1}, {1, 1, 2}, {}, 1, false}, 1, 4, 2, {3, 2, 3}, {2, 3, 2}},
@@ -131,6 +138,24 @@ TEST(ConvMixed, Bf16InputsWriteF32Outputs) {
   each_tap(c, [&](int64_t big, int64_t small, int64_t wi) { ry[small] += x.get(big) * w.get(wi); });
   conv_forward(c.p, x.arg(), w.arg(), nullptr, y.arg());
   expect_close(y, ry, 1e-5, 8);
+}
+
+// An f32 result gets no Winograd error even from half inputs: the forward and backward-data passes
+// with bf16 operands and f32 outputs at a Winograd-eligible shape agree with the exact products.
+TEST(ConvMixed, Bf16OperandsWriteExactF32ResultsAtWinogradShapes) {
+  Case c = winograd_shape();
+  HostTensor x = HostTensor::random(c.big_dims(), DnnlType::bf16, 1), w = HostTensor::random(c.wdims(), DnnlType::bf16, 2);
+  HostTensor dy = HostTensor::random(c.small_dims(), DnnlType::bf16, 4);
+  HostTensor y = HostTensor::make(c.small_dims(), DnnlType::f32), dx = HostTensor::make(c.big_dims(), DnnlType::f32);
+  std::vector<double> ry(y.numel()), rdx(dx.numel());
+  each_tap(c, [&](int64_t big, int64_t small, int64_t wi) {
+    ry[small] += x.get(big) * w.get(wi);
+    rdx[big] += dy.get(small) * w.get(wi);
+  });
+  conv_forward(c.p, x.arg(), w.arg(), nullptr, y.arg());
+  conv_backward_data(c.p, dy.arg(), w.arg(), dx.arg());
+  expect_close(y, ry, 1e-6, 8);
+  expect_close(dx, rdx, 1e-6, 8);
 }
 
 TEST(ConvErrors, WrongOutputSizeThrows) {
