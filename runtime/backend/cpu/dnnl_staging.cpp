@@ -11,6 +11,7 @@
 
 #include "runtime/backend/cpu/dnnl_detail.hpp"
 #include "runtime/half.hpp"
+#include "runtime/host_block_cache.hpp"
 
 namespace amps::rt::dnnl_cpu::detail {
 
@@ -163,9 +164,13 @@ bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in) {
 }
 
 DnnlArg Staging::temp(const std::vector<int64_t>& dims, DnnlType t) {
-  const int64_t bytes = numel(dims) * dnnl_type_size(t);
-  bufs_.emplace_back(new float[(bytes + 3) / 4 + 1]);
-  return DnnlArg{bufs_.back().get(), t, dims, dense_strides(dims)};
+  const size_t bytes = size_t(numel(dims) * dnnl_type_size(t)) + sizeof(float);  // never 0
+  bufs_.emplace_back(host_block_alloc(bytes), bytes);
+  return DnnlArg{bufs_.back().first, t, dims, dense_strides(dims)};
+}
+
+Staging::~Staging() {
+  for (auto& [p, n] : bufs_) host_block_free(p, n);
 }
 
 DnnlArg Staging::in(const DnnlArg& a, DnnlType t, bool dense) {

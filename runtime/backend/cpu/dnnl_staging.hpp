@@ -45,13 +45,17 @@ bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in);
 // runs after the primitive; 'load' first copies the destination in (for beta accumulation).
 class Staging {
  public:
+  Staging() = default;
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  ~Staging();  // gives the temporaries back to the host block cache
   DnnlArg in(const DnnlArg& a, DnnlType t, bool dense = false);
   DnnlArg out(const DnnlArg& a, DnnlType t, bool dense = false, bool load = false);
   DnnlArg temp(const std::vector<int64_t>& dims, DnnlType t);  // a dense scratch buffer
   void finish();
 
  private:
-  std::vector<std::unique_ptr<float[]>> bufs_;
+  std::vector<std::pair<void*, size_t>> bufs_;  // from host_block_alloc: no page-faulting mmap per call
   std::vector<std::pair<DnnlArg, DnnlArg>> back_;  // (temp, user) pairs for finish()
 };
 
