@@ -5,6 +5,7 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/backend/cpu/simd_bf16_select.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -125,6 +126,15 @@ void apply(Un op, const Tensor& o, const Tensor& x, const UnParams& p) {
   });
 }
 
+// relu of a dense bfloat16 tensor: one select pass over the bits (simd_bf16_select.hpp).
+Tensor relu_bf16(const Tensor& out, const Tensor& x) {
+  auto* o = reinterpret_cast<uint16_t*>(out.data<BFloat16>());
+  const auto* xp = reinterpret_cast<const uint16_t*>(x.data<BFloat16>());
+  parallel_for(x.numel(), kParallelGrain,
+               [&](int64_t b, int64_t e) { bf16_zero_where_le(o + b, xp + b, xp + b, 0.0f, e - b); });
+  return out;
+}
+
 Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p = {}) {
   Tensor x = a.tensor(0);
   const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
@@ -134,6 +144,7 @@ Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, U
   AMPS_CHECK(!(op == Un::neg && dt == DType::bool_), "Negation, the `-` operator, on a bool tensor is not "
              "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   Tensor out = inplace ? x : Tensor::empty(x.sizes(), out_dt, kc.device);
+  if (op == Un::relu && x.dtype() == DType::bfloat16 && x.is_contiguous()) return relu_bf16(out, x);
   apply(op, out, cast(x, dt), p);
   return out;
 }
