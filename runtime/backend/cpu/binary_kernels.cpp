@@ -5,6 +5,7 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/backend/cpu/simd_bf16_select.hpp"
 #include "runtime/backend/cpu/simd_binary.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -20,7 +21,9 @@ template <typename C> C py_mod(C a, C b) {
   C r;
   if constexpr (std::is_floating_point_v<C>) r = std::fmod(a, b);
   else r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  if constexpr (std::is_signed_v<C>) {  // unsigned types and bool have no sign to fix up
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  }
   return r;
 }
 
@@ -28,15 +31,20 @@ template <typename C> C floor_div(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) return std::floor(a / b);
   else {
     C q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+    if constexpr (std::is_signed_v<C>) return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+    return q;
   }
 }
 
 template <typename C> C int_pow(C base, C exp) {
-  C r = 1;
-  for (; exp > 0; exp >>= 1, base *= base)
-    if (exp & 1) r *= base;
-  return r;
+  if constexpr (std::is_same_v<C, bool>) {
+    return base || !exp;  // b ** 1 = b, b ** 0 = 1
+  } else {
+    C r = 1;
+    for (; exp > 0; exp >>= 1, base *= base)
+      if (exp & 1) r *= base;
+    return r;
+  }
 }
 
 template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const Tensor& y, Scalar alpha) {
@@ -283,6 +291,9 @@ template <typename T> void threshold_run(T* o, const T* g, const T* x, compute_t
       const T gv = g[i];  // read unconditionally: a select, not a branch
       o[i] = x[i] <= th ? T(0) : gv;
     }
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    bf16_zero_where_le(reinterpret_cast<uint16_t*>(o), reinterpret_cast<const uint16_t*>(g),
+                       reinterpret_cast<const uint16_t*>(x), th, n);
   } else {
     float buf[kChunk];
     for (int64_t off = 0; off < n; off += kChunk) {

@@ -15,7 +15,7 @@ namespace {
 // Reference: dst[b] = alpha * (a[b] @ w[b]) + beta * dst[b] over equal (already expanded) batch dims.
 template <typename T>
 void gemm_loops(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, double beta) {
-  const int64_t M = dst.size(-2), N = dst.size(-1), K = a.size(-1), B = M * N ? dst.numel() / (M * N) : 0;
+  const int64_t M = dst.size(-2), N = dst.size(-1), K = a.size(-1), B = M * N != 0 ? dst.numel() / (M * N) : 0;
   Tensor a3 = reshape(contiguous(a), {B, M, K}), w3 = reshape(contiguous(w), {B, K, N});
   Tensor d3 = contiguous(dst);
   const T *pa = a3.data<T>(), *pw = w3.data<T>();

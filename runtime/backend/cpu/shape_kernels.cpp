@@ -13,7 +13,7 @@ Tensor triangle(const Tensor& self, int64_t k, bool lower) {
   AMPS_CHECK(self.dim() >= 2, "{}: input tensor must have at least 2 dimensions", lower ? "tril" : "triu");
   Tensor out = Tensor::empty(self.sizes(), self.dtype(), self.device());
   copy_into(out, self);
-  const int64_t rows = self.size(-2), cols = self.size(-1), mats = rows * cols ? out.numel() / (rows * cols) : 0;
+  const int64_t rows = self.size(-2), cols = self.size(-1), mats = rows * cols != 0 ? out.numel() / (rows * cols) : 0;
   AMPS_DISPATCH_ALL(out.dtype(), T, [&] {
     T* p = out.data<T>();
     for (int64_t m = 0; m < mats; ++m)

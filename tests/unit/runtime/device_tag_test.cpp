@@ -258,8 +258,11 @@ TEST(DeviceTag, EveryScriptVisibleOpWasProbed) {
     auto p = probe(family);
     seen.insert(p->seen.begin(), p->seen.end());
   }
-  for (int i = 0; i < op_count; ++i)
-    if (!op_has(OpId(i), opflag::internal)) EXPECT_TRUE(seen.count(OpId(i))) << op_id_name(OpId(i)) << " not probed";
+  for (int i = 0; i < op_count; ++i) {
+    if (!op_has(OpId(i), opflag::internal)) {
+      EXPECT_TRUE(seen.count(OpId(i))) << op_id_name(OpId(i)) << " not probed";
+    }
+  }
 }
 
 }  // namespace

@@ -22,7 +22,9 @@ TEST(OpTable, EverySchemaParsesAndFlagsAreHonest) {
     EXPECT_FALSE(op_doc(op).empty()) << op_id_name(op);
     bool has_variant = op_inplace_variant(op).has_value();
     EXPECT_EQ(op_has(op, opflag::has_inplace), has_variant) << op_id_name(op);
-    if (op_has(op, opflag::inplace)) EXPECT_TRUE(s.args[0].mutated) << op_id_name(op);
+    if (op_has(op, opflag::inplace)) {
+      EXPECT_TRUE(s.args[0].mutated) << op_id_name(op);
+    }
   }
   const Schema& mm = op_parsed_schema(OpId::mm);
   EXPECT_EQ(mm.out_index, 2);

@@ -168,7 +168,9 @@ TEST(Elementwise, DenseSameShapeMatchesGeneralPath) {
       Tensor wide = Tensor::empty({n, 2}, dt);
       wide.select(1, 0).copy_(b);
       Tensor bs = wide.select(1, 0);
-      if (n > 1) ASSERT_FALSE(bs.is_contiguous());  // (one element is dense whatever its stride)
+      if (n > 1) {
+        ASSERT_FALSE(bs.is_contiguous());  // (one element is dense whatever its stride)
+      }
       for (OpId op : {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::maximum, OpId::lt}) {
         Tensor fast = call_op(op, a, b), slow = call_op(op, a, bs);
         ASSERT_EQ(fast.dtype(), slow.dtype());
