@@ -43,6 +43,15 @@ add_test(NAME cli/stdout_flushed_before_diagnostics
 set_tests_properties(cli/stdout_flushed_before_diagnostics PROPERTIES LABELS lang TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "^first\nloop: 1/1[^\n]*\nlast\n$")
 
+# Every benchmark script runs at a tiny size, so `make bench` cannot be the first to find one broken.
+foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16")
+  string(REPLACE "|" ";" parts "${spec}")
+  list(POP_FRONT parts name)
+  string(REPLACE ";" "|" rest "${parts}")
+  amps_cli_test(bench_${name} 0 "${PROJECT_SOURCE_DIR}/bench/${name}.amps|${rest}"
+                "-DSTDOUT=\"bench\": \"${name}\", \"case\": \"[a-z0-9_]+\"")
+endforeach()
+
 # The REPL through a pseudo-terminal (forkpty), plus piped stdin.
 add_executable(repl_tests ${CMAKE_CURRENT_SOURCE_DIR}/repl/repl_test.cpp)
 target_link_libraries(repl_tests PRIVATE GTest::gtest util)
