@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "runtime/device.hpp"
+#include "runtime/dims.hpp"
 #include "runtime/dtype.hpp"
 #include "runtime/scalar.hpp"
 #include "runtime/storage.hpp"
 
 namespace amps::rt {
 
-using Dims = std::vector<int64_t>;
 struct AutogradMeta;
 class Tensor;
 
