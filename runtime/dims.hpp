@@ -37,11 +37,11 @@ class Dims {
   template <class It, class = typename std::iterator_traits<It>::iterator_category>
   Dims(It first, It last) { assign(first, last); }
   Dims(const std::vector<int64_t>& v) { copy_from(v.data(), v.size()); }  // NOLINT: implicit by design
-  Dims(const Dims& o) { copy_from(o.data_, o.size_); }
+  Dims(const Dims& o) { copy_dims(o); }
   Dims(Dims&& o) noexcept { take(o); }
   ~Dims() { release(); }
   Dims& operator=(const Dims& o) {
-    if (this != &o) copy_from(o.data_, o.size_);
+    if (this != &o) copy_dims(o);
     return *this;
   }
   Dims& operator=(Dims&& o) noexcept {
@@ -145,6 +145,11 @@ class Dims {
     if (n) std::memcpy(data_, p, n * sizeof(int64_t));
     size_ = uint32_t(n);
   }
+  void copy_dims(const Dims& o) {
+    if (o.on_heap()) return copy_from(o.data_, o.size_);
+    std::memcpy(data_, o.inline_, sizeof inline_);  // fits here: data_ is inline_ or a larger heap block
+    size_ = o.size_;
+  }
   void check(size_t i) const {
     if (i >= size_) throw std::out_of_range("Dims::at");
   }
@@ -156,7 +161,7 @@ class Dims {
       o.data_ = o.inline_, o.cap_ = kInline;
     } else {
       data_ = inline_, cap_ = kInline;
-      std::memcpy(inline_, o.inline_, size_ * sizeof(int64_t));
+      std::memcpy(inline_, o.inline_, sizeof inline_);  // fixed size: a few moves, no memcpy call
     }
     o.size_ = 0;
   }
@@ -178,7 +183,7 @@ class Dims {
 
   int64_t* data_ = inline_;
   uint32_t size_ = 0, cap_ = kInline;
-  int64_t inline_[kInline];
+  int64_t inline_[kInline] = {};  // zeroed, so whole-buffer copies never read indeterminate values
 };
 
 }  // namespace amps::rt

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/scalar.hpp"
+#include "runtime/small_pool.hpp"
 #include "runtime/tensor.hpp"
 
 namespace amps::rt {
@@ -67,7 +68,8 @@ class IValue {
 };
 
 // Arguments in schema order, keyword-only ones included; trailing defaulted arguments may be omitted.
-using Args = std::vector<IValue>;
+// Pooled: every dispatch and every recorded autograd node holds one.
+using Args = PoolVector<IValue>;
 using Tensors = std::vector<Tensor>;
 
 }  // namespace amps::rt

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <vector>
 
 namespace amps::rt {
 namespace pool_detail {
@@ -69,5 +70,8 @@ template <class T> struct PoolAllocator {
   void deallocate(T* p, size_t n) { pool_free(p, n * sizeof(T)); }
   template <class U> bool operator==(const PoolAllocator<U>&) const { return true; }
 };
+
+// A std::vector whose buffer comes from the pool: for the short vectors made per op or per autograd node.
+template <class T> using PoolVector = std::vector<T, PoolAllocator<T>>;
 
 }  // namespace amps::rt

@@ -2,6 +2,7 @@
 // tensor-level API (retain_grad, hooks, grad_fn names, custom-function nodes).
 #include <array>
 #include <cctype>
+#include <span>
 
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/rules.hpp"
@@ -38,9 +39,9 @@ const std::string& node_name(OpId op) {
 bool is_list_op(const Args& args) { return !args.empty() && args[0].kind() == IValue::Kind::tensor_list; }
 
 // The tensors of the gradient slots (see BackwardCtx): list elements for cat/stack, else one per argument.
-Tensors slot_tensors(const Args& args) {
-  if (is_list_op(args)) return args[0].tensors();
-  Tensors t(args.size());
+PoolVector<Tensor> slot_tensors(const Args& args) {
+  if (is_list_op(args)) return PoolVector<Tensor>(args[0].tensors().begin(), args[0].tensors().end());
+  PoolVector<Tensor> t(args.size());
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].is_tensor()) t[i] = args[i].tensor();
   return t;
@@ -56,7 +57,7 @@ bool any_requires_grad(const Args& args) {
   return false;
 }
 
-bool aliases_input(const Tensor& t, const Tensors& inputs) {
+bool aliases_input(const Tensor& t, std::span<const Tensor> inputs) {
   for (const Tensor& i : inputs)
     if (i.defined() && i.is_same(t)) return true;
   return false;
@@ -117,7 +118,7 @@ class OpNode final : public GradNode {
   const Rule& rule_;
   Args args_;  // non-tensor arguments; tensors replaced by None
   ArgReader reader_;
-  std::vector<SavedTensor> saved_in_, saved_out_;
+  PoolVector<SavedTensor> saved_in_, saved_out_;
 };
 
 BackwardCtx::BackwardCtx(OpNode& node, Tensors& grads, const std::vector<bool>& needs)
@@ -176,7 +177,7 @@ class AutogradLayer final : public DispatchLayer {
   Tensors record(OpId op, const Rule& rule, Args& args, const Next& next) {
     const bool inplace = op_has(op, opflag::inplace);
     auto node = std::allocate_shared<OpNode>(PoolAllocator<OpNode>{}, op, rule, args);
-    Tensors inputs = slot_tensors(args);
+    PoolVector<Tensor> inputs = slot_tensors(args);
     if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0].clone(), false);
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
     Tensors outs = below(op, args, next);
@@ -189,8 +190,9 @@ class AutogradLayer final : public DispatchLayer {
 
   // Outputs get the node as history, except non-floating ones and inputs returned unchanged (`to` a
   // dtype the tensor already has).
-  static void bind_outputs(const std::shared_ptr<OpNode>& node, const Tensors& inputs, const Tensors& outs,
+  static void bind_outputs(const std::shared_ptr<OpNode>& node, std::span<const Tensor> inputs, const Tensors& outs,
                            bool inplace) {
+    node->out_meta.reserve(outs.size());
     for (size_t k = 0; k < outs.size(); ++k) {
       const Tensor& t = outs[k];
       node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});

@@ -119,7 +119,7 @@ Edge gradient_edge(const Tensor& t) {
     acc = std::make_shared<AccumulateGrad>(t);
     m->grad_accumulator = acc;
   }
-  return {std::static_pointer_cast<GradNode>(acc), 0};
+  return {std::static_pointer_cast<GradNode>(std::move(acc)), 0};
 }
 
 void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr) {
@@ -131,13 +131,12 @@ void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_
   node->retained[nr] = t.impl_ptr();
 }
 
-void connect_inputs(GradNode& node, const Tensors& inputs) {
-  node.next.resize(inputs.size());
-  node.in_meta.resize(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined()) continue;
-    node.in_meta[i] = TensorMeta::of(inputs[i]);
-    if (inputs[i].is_floating_point()) node.next[i] = gradient_edge(inputs[i]);
+void connect_inputs(GradNode& node, std::span<const Tensor> inputs) {
+  node.next.reserve(inputs.size());
+  node.in_meta.reserve(inputs.size());
+  for (const Tensor& t : inputs) {  // built in place: no default slot to overwrite
+    node.in_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+    node.next.push_back(t.defined() && t.is_floating_point() ? gradient_edge(t) : Edge{});
   }
 }
 

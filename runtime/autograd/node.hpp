@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,9 @@ using GradHook = std::function<Tensor(const Tensor&)>;
 class GradNode : public Node, public std::enable_shared_from_this<GradNode> {
  public:
   GradNode();
-  std::vector<Edge> next;
-  std::vector<TensorMeta> in_meta;   // one per slot of next
-  std::vector<TensorMeta> out_meta;  // one per forward output
+  PoolVector<Edge> next;             // pooled, like the node: every recorded op fills these
+  PoolVector<TensorMeta> in_meta;    // one per slot of next
+  PoolVector<TensorMeta> out_meta;   // one per forward output
   uint64_t seq;
   // Per forward output: register_hook()s of non-leaf tensors, and tensors that retain_grad().
   std::vector<std::vector<GradHook>> pre_hooks;
@@ -102,8 +103,9 @@ class FunctionNode final : public GradNode {
 Edge gradient_edge(const Tensor& t);
 // Makes [node] the history of output [nr] tensor [t] (sets grad_fn/output_nr; keeps retain_grad).
 void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr);
-// Edges and metas of [inputs] into [node]'s next/in_meta (undefined tensors get invalid edges).
-void connect_inputs(GradNode& node, const Tensors& inputs);
+// Appends the edges and metas of [inputs] to [node]'s next/in_meta, which are empty (a new node);
+// undefined tensors get invalid edges.
+void connect_inputs(GradNode& node, std::span<const Tensor> inputs);
 // "[torch.FloatTensor [2, 3]]": PyTorch's description of a tensor in autograd errors.
 std::string describe(const Tensor& t);
 // True while a backward with create_graph runs on this thread (AccumulateGrad keeps the graph then).
