@@ -103,6 +103,12 @@ void register_view_kernels(cpu::KernelTable& t) {
   t.add(OpId::chunk, k_chunk);
 }
 
+TriangleLayout triangle_layout(const Tensor& self, bool lower) {
+  AMPS_CHECK(self.dim() >= 2, "{}: input tensor must have at least 2 dimensions", lower ? "tril" : "triu");
+  const int64_t rows = self.size(-2), cols = self.size(-1);
+  return {rows * cols != 0 ? self.numel() / (rows * cols) : 0, rows, cols};
+}
+
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim, ReshapeFn reshape) {
   if (self.dim() == 0) return reshape(self, {1});
   int64_t s = wrap_dim(start_dim, self.dim()), e = wrap_dim(end_dim, self.dim());

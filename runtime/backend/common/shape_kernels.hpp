@@ -23,6 +23,14 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim, CopyIntoFn copy_into);
 // stack(ts, dim): cat of the tensors unsqueezed at [dim].
 Tensor stack(std::vector<Tensor> ts, int64_t dim, CopyIntoFn copy_into);
 
+// tril/triu's view of [self]: [mats] matrices of [rows] x [cols] (the last two dims; at least 2-D, checked).
+struct TriangleLayout {
+  int64_t mats = 0, rows = 0, cols = 0;
+};
+TriangleLayout triangle_layout(const Tensor& self, bool lower);
+// Whether tril (lower) or triu keeps element (i, j) of a matrix for diagonal [k].
+inline bool triangle_keeps(int64_t i, int64_t j, int64_t k, bool lower) { return lower ? j - i <= k : j - i >= k; }
+
 // Every kernel above for a backend whose reshape and copies are [Reshape] and [CopyInto].
 template <ReshapeFn Reshape, CopyIntoFn CopyInto>
 void register_shape_kernels(cpu::KernelTable& t) {

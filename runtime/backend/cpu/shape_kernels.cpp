@@ -10,16 +10,15 @@ namespace {
 
 // Copies [self] keeping entries on the kept side of diagonal [k] of the last two dims.
 Tensor triangle(const Tensor& self, int64_t k, bool lower) {
-  AMPS_CHECK(self.dim() >= 2, "{}: input tensor must have at least 2 dimensions", lower ? "tril" : "triu");
+  const common::TriangleLayout l = common::triangle_layout(self, lower);
   Tensor out = Tensor::empty(self.sizes(), self.dtype(), self.device());
   copy_into(out, self);
-  const int64_t rows = self.size(-2), cols = self.size(-1), mats = rows * cols != 0 ? out.numel() / (rows * cols) : 0;
   AMPS_DISPATCH_ALL(out.dtype(), T, [&] {
     T* p = out.data<T>();
-    for (int64_t m = 0; m < mats; ++m)
-      for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j)
-          if (lower ? j - i > k : j - i < k) p[(m * rows + i) * cols + j] = T(0);
+    for (int64_t m = 0; m < l.mats; ++m)
+      for (int64_t i = 0; i < l.rows; ++i)
+        for (int64_t j = 0; j < l.cols; ++j)
+          if (!common::triangle_keeps(i, j, k, lower)) p[(m * l.rows + i) * l.cols + j] = T(0);
   });
   return out;
 }

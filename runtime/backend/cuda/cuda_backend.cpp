@@ -5,7 +5,6 @@
 #include <memory>
 #include <mutex>
 
-#include "runtime/backend/common/shape_kernels.hpp"
 #include "runtime/backend/cuda/allocator.hpp"
 #include "runtime/error.hpp"
 
@@ -45,7 +44,7 @@ class CudaBackend final : public Backend {
       : count_(count), allocator_(count), streams_(size_t(count), nullptr), stream_once_(new std::once_flag[size_t(count)]) {
     // Qualified calls: argument-dependent lookup would also find the cpu:: registrations.
     cuda::register_copy_kernels(table_);
-    common::register_shape_kernels<cuda::reshape, cuda::copy_into>(table_);
+    cuda::register_shape_kernels(table_);
     cuda::register_binary_kernels(table_);
     cuda::register_unary_kernels(table_);
     cuda::register_reduce_kernels(table_);

@@ -66,6 +66,7 @@ uint64_t host_reads();
 
 // Each kernel file registers its family.
 void register_copy_kernels(KernelTable& t);
+void register_shape_kernels(KernelTable& t);
 void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);

@@ -124,4 +124,10 @@ cudaError_t launch_one_hot(cudaStream_t s, const int64_t* index, int64_t n, int6
 cudaError_t launch_extreme_rows(cudaStream_t s, Elem t, const void* in, int64_t rows, int64_t n, bool want_max,
                                 void* values, int64_t* indices);
 
+// ---- tril/triu (shape.cu) ----
+// tril (lower) or triu of contiguous [mats, rows, cols] blocks of [t]: out keeps in[m, i, j] where j - i <= k
+// (tril) or j - i >= k (triu), else 0.
+cudaError_t launch_triangle(cudaStream_t s, Elem t, const void* in, void* out, int64_t mats, int64_t rows,
+                            int64_t cols, int64_t k, bool lower);
+
 }  // namespace amps::rt::cuda
