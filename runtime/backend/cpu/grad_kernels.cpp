@@ -2,6 +2,7 @@
 // backwards): plain loops in float64, rounded once into the result dtype.
 #include <algorithm>
 
+#include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
@@ -20,24 +21,14 @@ Tensor i64(const Tensor& t) {
   return contiguous(cast(t, DType::int64));
 }
 
-int64_t prod(const Dims& d, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= d[i];
-  return p;
-}
-
 // out = input; out[..., index[i], ...] += source[..., i, ...] along dim.
 Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   const Tensor& input = a.tensor(0);
+  const common::IndexAddLayout l = common::index_add_layout(input, a.i64(1), a.tensor(2), a.tensor(3));
   Tensor res = Tensor::empty(input.sizes(), DType::float64, input.device());
   copy_into(res, input);
   Tensor idx = i64(a.tensor(2)), src = f64(a.tensor(3));
-  const int64_t d = wrap_dim(a.i64(1), std::max<int64_t>(res.dim(), 1));
-  const Dims& s = res.sizes();
-  const int64_t outer = prod(s, 0, size_t(d)), inner = prod(s, size_t(d) + 1, s.size());
-  const int64_t n = idx.numel(), size = res.dim() ? s[size_t(d)] : 1;
-  AMPS_CHECK(src.numel() == outer * n * inner, "index_add: source has {} elements, expected {}", src.numel(),
-             outer * n * inner);
+  const int64_t outer = l.l.outer, inner = l.l.inner, n = l.n, size = l.l.size;
   double* o = res.data<double>();
   const double* v = src.data<double>();
   const int64_t* ix = idx.data<int64_t>();

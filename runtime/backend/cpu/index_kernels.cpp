@@ -1,4 +1,5 @@
 // CPU kernels for integer indexing: index_select, gather, index_copy(_), embedding, one_hot.
+#include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
@@ -22,18 +23,14 @@ std::vector<int64_t> checked_indices(const Tensor& index, int64_t size, std::str
 }
 
 Tensor index_select_impl(const Tensor& x, int64_t dim_arg, const Tensor& index, Device dev) {
-  AMPS_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
-  const int64_t dim = x.dim() == 0 ? 0 : wrap_dim(dim_arg, x.dim());
-  const int64_t size = x.dim() == 0 ? 1 : x.size(dim);
-  std::vector<int64_t> idx = checked_indices(index, size, "index_select");
-  Dims shape = x.sizes();
-  if (x.dim() > 0) shape[size_t(dim)] = int64_t(idx.size());
-  Tensor out = Tensor::empty(shape, x.dtype(), dev);
+  const common::IndexSelectLayout l = common::index_select_layout(x, dim_arg, index);
+  std::vector<int64_t> idx = checked_indices(index, l.l.size, "index_select");
+  Tensor out = Tensor::empty(l.out_shape, x.dtype(), dev);
   if (x.dim() == 0) {
     copy_into(out, x);
     return out;
   }
-  for (size_t k = 0; k < idx.size(); ++k) copy_into(native::select(out, dim, int64_t(k)), native::select(x, dim, idx[k]));
+  for (size_t k = 0; k < idx.size(); ++k) copy_into(native::select(out, l.l.dim, int64_t(k)), native::select(x, l.l.dim, idx[k]));
   return out;
 }
 
@@ -91,13 +88,9 @@ Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
 
 Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
   Tensor input = a.tensor(0), weight = a.tensor(1);
-  AMPS_CHECK(weight.dim() == 2, "'weight' must be 2-D, got {}-D", weight.dim());
-  AMPS_CHECK(!is_floating(input.dtype()), "Expected tensor for argument #1 'indices' to have one of the following "
-             "scalar types: Long, Int; but got {} instead", dtype_name(input.dtype()));
+  common::check_embedding(input, weight);
   Tensor flat = index_select_impl(weight, 0, reshape(input, {-1}), kc.device);
-  Dims shape = input.sizes();
-  shape.push_back(weight.size(1));
-  return {native::view(flat, shape)};
+  return {native::view(flat, common::embedding_shape(input, weight))};
 }
 
 Tensors k_one_hot(const ArgReader& a, const KernelContext& kc) {

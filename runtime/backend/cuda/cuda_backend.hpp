@@ -75,5 +75,6 @@ void register_ternary_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
 void register_softmax_kernels(KernelTable& t);
 void register_extreme_kernels(KernelTable& t);
+void register_index_kernels(KernelTable& t);
 
 }  // namespace amps::rt::cuda

@@ -130,4 +130,15 @@ cudaError_t launch_extreme_rows(cudaStream_t s, Elem t, const void* in, int64_t 
 cudaError_t launch_triangle(cudaStream_t s, Elem t, const void* in, void* out, int64_t mats, int64_t rows,
                             int64_t cols, int64_t k, bool lower);
 
+// ---- index_select, embedding, index_add (index.cu) ----
+// index_select of contiguous in[outer, size, inner] of [t] at index[n] (int64) into out[outer, n, inner].
+// Negative indices count from the end; the slice of an index outside [-size, size) is NaN (0 for integer and
+// bool types): the CPU raises IndexError, a kernel cannot without a host sync.
+cudaError_t launch_index_select(cudaStream_t s, Elem t, const void* in, const int64_t* index, int64_t n, void* out,
+                                int64_t outer, int64_t size, int64_t inner);
+// index_add into contiguous acc[outer, size, inner] of [acc] (f32 or f64): acc[o, index[i], j] += src[o, i, j]
+// with atomics (summation order unspecified); an index outside [0, size) is skipped (the CPU raises).
+cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t* index, int64_t n, const void* src,
+                             int64_t outer, int64_t size, int64_t inner);
+
 }  // namespace amps::rt::cuda

@@ -1,0 +1,51 @@
+// Device-independent argument handling of index_select, embedding and index_add (see index_layout.hpp).
+#include "runtime/backend/common/index_layout.hpp"
+
+#include <algorithm>
+
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::rt::common {
+
+IndexLayout index_layout(const Tensor& x, int64_t dim) {
+  IndexLayout l{dim, 1, 1, 1};
+  if (x.dim() == 0) return l;
+  const Dims& s = x.sizes();
+  for (int64_t d = 0; d < dim; ++d) l.outer *= s[size_t(d)];
+  for (int64_t d = dim + 1; d < x.dim(); ++d) l.inner *= s[size_t(d)];
+  l.size = s[size_t(dim)];
+  return l;
+}
+
+IndexSelectLayout index_select_layout(const Tensor& x, int64_t dim_arg, const Tensor& index) {
+  AMPS_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  AMPS_CHECK(index.dtype() == DType::int64 || index.dtype() == DType::int32, "index_select(): Expected dtype "
+             "int32/int64 for index but got: {}", dtype_name(index.dtype()));
+  IndexSelectLayout r{index_layout(x, x.dim() == 0 ? 0 : wrap_dim(dim_arg, x.dim())), index.numel(), x.sizes()};
+  if (x.dim() > 0) r.out_shape[size_t(r.l.dim)] = r.n;
+  return r;
+}
+
+void check_embedding(const Tensor& input, const Tensor& weight) {
+  AMPS_CHECK(weight.dim() == 2, "'weight' must be 2-D, got {}-D", weight.dim());
+  AMPS_CHECK(!is_floating(input.dtype()), "Expected tensor for argument #1 'indices' to have one of the following "
+             "scalar types: Long, Int; but got {} instead", dtype_name(input.dtype()));
+}
+
+Dims embedding_shape(const Tensor& input, const Tensor& weight) {
+  Dims shape = input.sizes();
+  shape.push_back(weight.size(1));
+  return shape;
+}
+
+IndexAddLayout index_add_layout(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& source) {
+  AMPS_CHECK(index.dtype() == DType::int64 || index.dtype() == DType::int32, "index must be an integer tensor, got {}",
+             dtype_name(index.dtype()));
+  IndexAddLayout r{index_layout(input, wrap_dim(dim_arg, std::max<int64_t>(input.dim(), 1))), index.numel()};
+  const int64_t want = r.l.outer * r.n * r.l.inner;
+  AMPS_CHECK(source.numel() == want, "index_add: source has {} elements, expected {}", source.numel(), want);
+  return r;
+}
+
+}  // namespace amps::rt::common

@@ -1,0 +1,36 @@
+// Device-independent argument handling of the indexing ops index_select, embedding and index_add: their checks
+// and the [outer, size, inner] layout every backend indexes along (the values of the indices are the backend's).
+#pragma once
+
+#include "runtime/backend/cpu/cpu_backend.hpp"
+
+namespace amps::rt::common {
+
+// [x] seen as [outer, size, inner] around the indexed dim [dim]; a 0-d tensor is one element (size 1).
+struct IndexLayout {
+  int64_t dim = 0, outer = 1, size = 1, inner = 1;
+};
+IndexLayout index_layout(const Tensor& x, int64_t dim);
+
+// index_select(x, dim, index): the index is a vector (or scalar) of int32/int64; [out_shape] has x's shape with
+// the indexed dim resized to the index's length (a 0-d x keeps its shape, as on the CPU).
+struct IndexSelectLayout {
+  IndexLayout l;
+  int64_t n = 0;
+  Dims out_shape;
+};
+IndexSelectLayout index_select_layout(const Tensor& x, int64_t dim_arg, const Tensor& index);
+
+// embedding(input, weight): a 2-D weight and integer indices.
+void check_embedding(const Tensor& input, const Tensor& weight);
+// embedding's result shape: input's shape with weight's row width appended.
+Dims embedding_shape(const Tensor& input, const Tensor& weight);
+
+// index_add(input, dim, index, source): an integer index of n entries and a source of outer * n * inner elements.
+struct IndexAddLayout {
+  IndexLayout l;
+  int64_t n = 0;
+};
+IndexAddLayout index_add_layout(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& source);
+
+}  // namespace amps::rt::common

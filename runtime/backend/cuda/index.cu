@@ -1,0 +1,66 @@
+// Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element) and
+// index_add (one thread per source element, atomically added into a float/double accumulator).
+#include <cmath>
+
+#include "runtime/backend/cuda/device_common.cuh"
+
+namespace amps::rt::cuda {
+namespace {
+
+// What an out-of-range index reads: NaN in float types, 0 otherwise.
+template <typename T> __device__ __forceinline__ T missing() {
+  if constexpr (std::is_floating_point_v<compute_t<T>>) return convert<T>(compute_t<T>(NAN));
+  else return convert<T>(0.0f);
+}
+
+template <typename T> __global__ void index_select_kernel(const T* in, const int64_t* index, T* out, int64_t n,
+                                                          int64_t size, int64_t inner, int64_t numel) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < numel; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t j = e % inner, k = (e / inner) % n, o = e / (inner * n);
+    int64_t i = index[k];
+    if (i < 0) i += size;
+    out[e] = i >= 0 && i < size ? in[(o * size + i) * inner + j] : missing<T>();
+  }
+}
+
+template <typename A> __global__ void index_add_kernel(A* acc, const int64_t* index, const A* src, int64_t n,
+                                                       int64_t size, int64_t inner, int64_t numel) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < numel; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t j = e % inner, k = (e / inner) % n, o = e / (inner * n);
+    const int64_t i = index[k];
+    if (i >= 0 && i < size) atomicAdd(acc + (o * size + i) * inner + j, src[e]);
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_index_select(cudaStream_t s, Elem t, const void* in, const int64_t* index, int64_t n, void* out,
+                                int64_t outer, int64_t size, int64_t inner) {
+  const int64_t numel = outer * n * inner;
+  if (numel == 0) return cudaSuccess;
+  return with_elem(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    index_select_kernel<T><<<grid_for(numel), kThreads, 0, s>>>(static_cast<const T*>(in), index, static_cast<T*>(out),
+                                                               n, size, inner, numel);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t* index, int64_t n, const void* src,
+                             int64_t outer, int64_t size, int64_t inner) {
+  const int64_t numel = outer * n * inner;
+  if (numel == 0) return cudaSuccess;
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    index_add_kernel<A><<<grid_for(numel), kThreads, 0, s>>>(static_cast<A*>(out), index, static_cast<const A*>(src), n,
+                                                            size, inner, numel);
+    return cudaGetLastError();
+  };
+  switch (acc) {
+    case Elem::f64: return run(Tag<double>{});
+    case Elem::f32: return run(Tag<float>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace amps::rt::cuda

@@ -1,0 +1,62 @@
+// CUDA kernels for index_select, embedding and index_add (the gradient of both), with the CPU backend's checks
+// (common/index_layout.hpp). Index values are never read on the host: an index out of range gives NaN slices (0
+// for integer and bool types) in index_select/embedding and is skipped by index_add, where the CPU raises.
+#include "runtime/backend/common/index_layout.hpp"
+#include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/views.hpp"
+
+namespace amps::rt::cuda {
+namespace {
+
+const int64_t* int64_index(const Tensor& index, Tensor& keep) {
+  keep = contiguous(cast(index, DType::int64));
+  return static_cast<const int64_t*>(device_data(keep));
+}
+
+Tensor index_select_impl(const Tensor& x, int64_t dim, const Tensor& index, Device dev) {
+  const common::IndexSelectLayout l = common::index_select_layout(x, dim, index);
+  Tensor out = Tensor::empty(l.out_shape, x.dtype(), dev);
+  if (x.dim() == 0) {
+    copy_into(out, x);
+    return out;
+  }
+  Tensor xc = contiguous(x), idx;
+  check(launch_index_select(stream(dev), elem(x.dtype()), device_data(xc), int64_index(index, idx), l.n,
+                            device_data(out), l.l.outer, l.l.size, l.l.inner), "index_select");
+  return out;
+}
+
+Tensors k_index_select(const ArgReader& a, const KernelContext& kc) {
+  return {index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device)};
+}
+
+Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
+  Tensor input = a.tensor(0), weight = a.tensor(1);
+  common::check_embedding(input, weight);
+  Tensor flat = index_select_impl(weight, 0, reshape(input, {-1}), kc.device);
+  return {native::view(flat, common::embedding_shape(input, weight))};
+}
+
+// out = input; out[..., index[i], ...] += source[..., i, ...] along dim, summed in float (double for float64)
+// and rounded once into input's dtype; repeated indices accumulate in an unspecified order (atomics).
+Tensors k_index_add(const ArgReader& a, const KernelContext& kc) {
+  const Tensor& input = a.tensor(0);
+  const common::IndexAddLayout l = common::index_add_layout(input, a.i64(1), a.tensor(2), a.tensor(3));
+  const DType acc = input.dtype() == DType::float64 ? DType::float64 : DType::float32;
+  Tensor res = Tensor::empty(input.sizes(), acc, kc.device), idx;
+  copy_into(res, input);
+  Tensor src = contiguous(cast(a.tensor(3), acc));
+  check(launch_index_add(stream(kc.device), elem(acc), device_data(res), int64_index(a.tensor(2), idx), l.n,
+                         device_data(src), l.l.outer, l.l.size, l.l.inner), "index_add");
+  return {cast(res, input.dtype())};
+}
+
+}  // namespace
+
+void register_index_kernels(KernelTable& t) {
+  t.add(OpId::index_select, k_index_select);
+  t.add(OpId::embedding, k_embedding, dtype_bit(DType::int64) | dtype_bit(DType::int32));
+  t.add(OpId::index_add, k_index_add, kFloatDTypes);
+}
+
+}  // namespace amps::rt::cuda
