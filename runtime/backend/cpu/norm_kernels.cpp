@@ -2,6 +2,7 @@
 // float64 reference loops here (statistics always in double).
 #include <cmath>
 
+#include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_norm.hpp"
 #include "runtime/backend/cpu/dnnl_softmax.hpp"
@@ -69,9 +70,7 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
   Dims shape = a.ints(1);
   const double eps = a.f64(4);
-  bool ok = int64_t(shape.size()) <= x.dim() && std::equal(shape.begin(), shape.end(), x.sizes().end() - int64_t(shape.size()));
-  AMPS_CHECK(ok, "Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size[{}]",
-             fmt::join(shape, ", "), fmt::join(shape, ", "), fmt::join(x.sizes(), ", "));
+  const int64_t n = common::layer_norm_width(x, shape);
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   if (out.numel() == 0) return {out};
   if (dnnl_dtype_ok(x.dtype())) {
@@ -83,7 +82,6 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   }
   Tensor y = contiguous(cast(x, DType::float64));
   y = y.is_same(x) ? cast_device(x, x.device()) : y;
-  const int64_t n = numel_of(shape);
   normalize_runs(y.data<double>(), y.numel() / n, n, eps);
   Tensor r = w.defined() ? cast(w, DType::float64) : Tensor::scalar(1.0, DType::float64);
   Tensor s = b.defined() ? cast(b, DType::float64) : Tensor::scalar(0.0, DType::float64);

@@ -54,6 +54,7 @@ class CudaBackend final : public Backend {
     cuda::register_softmax_kernels(table_);
     cuda::register_extreme_kernels(table_);
     cuda::register_index_kernels(table_);
+    cuda::register_norm_kernels(table_);
   }
 
   std::string_view name() const override { return "cuda"; }

@@ -76,5 +76,6 @@ void register_amp_kernels(KernelTable& t);
 void register_softmax_kernels(KernelTable& t);
 void register_extreme_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
+void register_norm_kernels(KernelTable& t);
 
 }  // namespace amps::rt::cuda

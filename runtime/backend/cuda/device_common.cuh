@@ -76,6 +76,25 @@ inline unsigned grid_for(int64_t n) {
   return unsigned(b < 65536 ? (b > 0 ? b : 1) : 65536);
 }
 
+// The block-wide max (kMax) or sum of [v], returned to every thread; blocks of kThreads threads.
+template <typename A, bool kMax> __device__ A block_all(A v) {
+  __shared__ A part[kThreads / 32];
+  __shared__ A result;
+  for (int d = 16; d > 0; d /= 2) {
+    const A o = __shfl_down_sync(0xffffffffu, v, d);
+    v = kMax ? (o > v ? o : v) : v + o;
+  }
+  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    A r = part[0];
+    for (int w = 1; w < int(blockDim.x / 32); ++w) r = kMax ? (part[w] > r ? part[w] : r) : r + part[w];
+    result = r;
+  }
+  __syncthreads();
+  return result;
+}
+
 template <typename T> struct Tag {
   using type = T;
 };

@@ -141,4 +141,15 @@ cudaError_t launch_index_select(cudaStream_t s, Elem t, const void* in, const in
 cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t* index, int64_t n, const void* src,
                              int64_t outer, int64_t size, int64_t inner);
 
+// ---- layer_norm, var/std (norm.cu) ----
+// layer_norm of contiguous in[rows, n] of [t] (a float type): out = (x - mean) / sqrt(var + eps) * w + b with the
+// biased variance; statistics and affine in float (double for f64), rounded once. [w], [b]: [n] elements of that
+// accumulator type, or null (1 and 0).
+cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void* w, const void* b, void* out,
+                              int64_t rows, int64_t n, double eps);
+// var (std when [take_sqrt]) of each row of row-major [rows, n] of [t] (a float type) into out[rows] of [t]: two
+// passes in double, sum((x - mean)^2) / max(0, n - correction) (the CPU kernel's arithmetic).
+cudaError_t launch_var_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n,
+                            double correction, bool take_sqrt);
+
 }  // namespace amps::rt::cuda

@@ -7,25 +7,6 @@
 namespace amps::rt::cuda {
 namespace {
 
-// The block-wide max (or sum) of [v], returned to every thread.
-template <typename A, bool kMax> __device__ A block_all(A v) {
-  __shared__ A part[kThreads / 32];
-  __shared__ A result;
-  for (int d = 16; d > 0; d /= 2) {
-    const A o = __shfl_down_sync(0xffffffffu, v, d);
-    v = kMax ? (o > v ? o : v) : v + o;
-  }
-  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    A r = part[0];
-    for (int w = 1; w < int(blockDim.x / 32); ++w) r = kMax ? (part[w] > r ? part[w] : r) : r + part[w];
-    result = r;
-  }
-  __syncthreads();
-  return result;
-}
-
 template <typename A> __device__ __forceinline__ A lowest() { return -A(INFINITY); }
 
 // One block per row of n contiguous elements.

@@ -1,8 +1,11 @@
-// CUDA tril/triu and index_select/embedding/index_add vs the CPU backend (kernels a small GPT training step
-// needs beyond the others). Every test skips without a GPU.
+// CUDA tril/triu, index_select/embedding/index_add, layer_norm and var/std vs the CPU backend (the kernels a
+// small GPT training step needs beyond the others), and the gradients autograd runs through them.
+// Every test skips without a GPU.
 #include <cmath>
 
 #include "cuda_test_util.hpp"
+#include "runtime/autograd/autograd.hpp"
+#include "runtime/context.hpp"
 
 #ifdef AMPS_HAVE_CUDA
 namespace amps::rt::cuda {
@@ -92,6 +95,61 @@ TEST_F(Cuda, IndexAddMatchesTheCpu) {
       EXPECT_TRUE(same_on_cuda(OpId::index_add, {base, d, i, input(src_shape, t, 0.9)}, 4)) << dtype_name(t) << d;
     }
     EXPECT_TRUE(same_on_cuda(OpId::index_add, {base, int64_t(0), idx.to(DType::int32), input({6, 4, 3}, DType::float32)}, 4));
+  }
+}
+
+TEST_F(Cuda, LayerNormVarStdMatchTheCpu) {
+  for (DType t : kFloats) {
+    Tensor x = input({4, 5, 96}, t, 0.0, 0.3, 2.0);
+    Tensor w = input({96}, t, 0.5, 1.0, 0.5), b = input({96}, t, 1.5, 0.0, 0.5);
+    EXPECT_TRUE(same_on_cuda(OpId::layer_norm, {x, Dims{96}, w, b, 1e-5}, 96)) << dtype_name(t);
+    EXPECT_TRUE(same_on_cuda(OpId::layer_norm, {x, Dims{96}, IValue(), IValue(), 1e-3}, 96));
+    EXPECT_TRUE(same_on_cuda(OpId::layer_norm, {x, Dims{5, 96}, IValue(), input({5, 96}, t), 1e-5}, 480));
+    EXPECT_TRUE(same_on_cuda(OpId::layer_norm, {x.transpose(0, 1), Dims{96}, w, IValue(), 1e-5}, 96));  // strided
+    EXPECT_TRUE(same_on_cuda(OpId::layer_norm, {input({3, 3000}, t), Dims{3000}, IValue(), IValue(), 1e-5}, 3000));
+    for (OpId op : {OpId::var, OpId::std}) {
+      EXPECT_TRUE(same_on_cuda(op, {x, Dims{-1}, Scalar(int64_t(0)), true}, 96)) << op_name(op);
+      EXPECT_TRUE(same_on_cuda(op, {x, Dims{0, 2}, IValue(), false}, 384));
+      EXPECT_TRUE(same_on_cuda(op, {x, IValue(), Scalar(2.0), false}, 1920));
+      EXPECT_TRUE(same_on_cuda(op, {x.transpose(1, 2), Dims{1}, IValue(), false}, 96));
+    }
+  }
+  Tensor x = input({2, 4}, DType::float32).to(kCuda);
+  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::layer_norm, {x, Dims{3}, IValue(), IValue(), 1e-5}); },
+                                 "RuntimeError", "normalized_shape=[3]"));
+}
+
+// A pre-LayerNorm causal attention step of a tiny GPT (token embedding, positions by index_select, layer_norm,
+// a triu mask with masked_fill, softmax): every gradient on cuda agrees with the CPU's.
+TEST_F(Cuda, GptBlockGradientsMatchTheCpu) {
+  Context ctx;
+  ContextGuard guard(ctx);
+  autograd::install(ctx);
+  const int64_t T = 6, D = 8, V = 11;
+  const Tensor tokens = ids({1, 4, 10, 4, 0, 7, 3, 3, 9, 2, 5, 4}, {2, T}), positions = ids({0, 1, 2, 3, 4, 5}, {T});
+  for (DType t : {DType::float32, DType::float64}) {
+    const Tensors params{input({V, D}, t, 0.3), input({T, D}, t, 1.1), input({D}, t, 0.2, 1.0, 0.3),
+                         input({D}, t, 0.7, 0.0, 0.2)};
+    auto grads_on = [&](Device d) {
+      Tensors p;
+      for (const Tensor& q : params) {
+        p.push_back(q.to(d).detach());
+        p.back().set_requires_grad(true);
+      }
+      Tensor x = add(call_op(OpId::embedding, tokens.to(d), p[0], IValue()), index_select(p[1], 0, positions.to(d)));
+      Tensor h = layer_norm(x, {D}, p[2], p[3]);
+      Tensor mask = call_op(OpId::triu, ones({T, T}, DType::bool_, d), int64_t(1));
+      Tensor att = softmax(masked_fill(matmul(h, h.transpose(-2, -1)), mask, Scalar(-INFINITY)), -1);
+      Tensor y = matmul(att, h);
+      autograd::backward({sum(y * y)});
+      Tensors g;
+      for (const Tensor& q : p) g.push_back(q.grad().to(Device::cpu()));
+      return g;
+    };
+    Tensors got = grads_on(kCuda), want = grads_on(Device::cpu());
+    auto [atol, rtol] = tolerance(t, 64);
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_TRUE(test::all_close(got[i], want[i], atol, rtol)) << dtype_name(t) << " parameter " << i;
   }
 }
 
