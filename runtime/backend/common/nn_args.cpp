@@ -1,4 +1,4 @@
-// Device-independent argument handling of nn ops (see nn_args.hpp).
+// Device-independent argument handling of layer_norm and dropout (see nn_args.hpp).
 #include "runtime/backend/common/nn_args.hpp"
 
 #include <algorithm>
@@ -13,6 +13,17 @@ int64_t layer_norm_width(const Tensor& x, const Dims& shape) {
   AMPS_CHECK(ok, "Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size[{}]",
              fmt::join(shape, ", "), fmt::join(shape, ", "), fmt::join(x.sizes(), ", "));
   return numel_of(shape);
+}
+
+double dropout_scale(double p) {
+  AMPS_CHECK_VALUE(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got {}", p);
+  return p == 1 ? 0.0 : 1.0 / (1.0 - p);
+}
+
+void draw_dropout_mask(const Tensor& mask, double p, Generator& g) {
+  AMPS_ASSERT(mask.device().is_host() && mask.dtype() == DType::bool_ && mask.is_contiguous(), "draw_dropout_mask");
+  bool* m = mask.data<bool>();
+  for (int64_t i = 0; i < mask.numel(); ++i) m[i] = g.uniform_double() >= p;
 }
 
 }  // namespace amps::rt::common

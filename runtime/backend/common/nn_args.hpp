@@ -1,11 +1,19 @@
-// Device-independent argument handling of nn ops without a family file of their own: layer_norm's shape check.
+// Device-independent argument handling of layer_norm and dropout: layer_norm's shape check and dropout's
+// probability check, scale and keep-mask draw (on the host, so a seed gives the same mask on every device).
 #pragma once
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/random.hpp"
 
 namespace amps::rt::common {
 
 // The number of elements layer_norm normalises together: [x] must end in [normalized_shape] (checked).
 int64_t layer_norm_width(const Tensor& x, const Dims& normalized_shape);
+
+// dropout's factor for kept elements, 1/(1-p) (0 for p == 1); p must lie in [0, 1] (checked).
+double dropout_scale(double p);
+// Fills the contiguous host bool tensor [mask] with dropout's keep-mask: one uniform draw of [g] per element in
+// order, kept where it is >= p.
+void draw_dropout_mask(const Tensor& mask, double p, Generator& g);
 
 }  // namespace amps::rt::common

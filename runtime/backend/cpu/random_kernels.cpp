@@ -2,6 +2,7 @@
 // normal_/uniform_/bernoulli_, dropout. Sequential draws keep results reproducible per interpreter.
 #include <numeric>
 
+#include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
@@ -100,16 +101,14 @@ Tensors k_bernoulli_(const ArgReader& a, const KernelContext& kc) {
 
 // (output, keep-mask): kept elements are scaled by 1/(1-p); p == 1 drops everything.
 Tensors dropout_impl(const Tensor& x, double p, bool training, const KernelContext& kc) {
-  AMPS_CHECK_VALUE(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got {}", p);
+  const double scale = common::dropout_scale(p);
   Tensor mask = Tensor::empty(x.sizes(), DType::bool_, kc.device);
   if (!training || p == 0) {
     fill(mask, Scalar(true));
     return {x, mask};
   }
-  Generator& g = kc.ctx.generator();
-  fill_with(mask, [&] { return g.uniform_double() >= p; });
+  common::draw_dropout_mask(mask, p, kc.ctx.generator());
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  const double scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
   AMPS_DISPATCH_FLOAT(x.dtype(), "dropout", T, [&] {
     Tensor xc = contiguous(x);
     const T* in = xc.data<T>();

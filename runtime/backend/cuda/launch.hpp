@@ -152,4 +152,10 @@ cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void
 cudaError_t launch_var_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n,
                             double correction, bool take_sqrt);
 
+// ---- dropout (dropout.cu) ----
+// dropout's scaling over contiguous [n] elements of [t] (a float type): out = keep ? x * scale : 0, the product in
+// double and rounded once (the CPU kernel's arithmetic).
+cudaError_t launch_dropout(cudaStream_t s, Elem t, const void* in, const bool* keep, void* out, int64_t n,
+                           double scale);
+
 }  // namespace amps::rt::cuda

@@ -1,9 +1,10 @@
-// CUDA kernels for layer_norm and var/std (which layer_norm's gradient rule runs), with the CPU backend's checks
-// and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp): statistics in float (double for float64) for
-// layer_norm, in double for var/std.
+// CUDA kernels for layer_norm, var/std (which layer_norm's gradient rule runs) and dropout/native_dropout, with
+// the CPU backend's checks and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp): statistics in float
+// (double for float64) for layer_norm, in double for var/std; dropout's keep-mask is drawn on the host.
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
@@ -48,12 +49,39 @@ Tensor var_like(const ArgReader& a, Device dev, bool take_sqrt) {
 Tensors k_var(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, false)}; }
 Tensors k_std(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, true)}; }
 
+// (output, keep-mask) as the CPU's: the mask is drawn on the host from the context's generator (the CPU's draws,
+// so a seed gives the same mask on both devices) and uploaded; the scaling runs on the device.
+Tensors dropout_impl(const Tensor& x, double p, bool training, const KernelContext& kc) {
+  const double scale = common::dropout_scale(p);
+  Tensor mask = Tensor::empty(x.sizes(), DType::bool_, kc.device);
+  if (!training || p == 0) {
+    fill(mask, Scalar(true));
+    return {x, mask};
+  }
+  Tensor host = Tensor::empty(x.sizes(), DType::bool_, Device::cpu());
+  common::draw_dropout_mask(host, p, kc.ctx.generator());
+  transfer(mask, host);
+  Tensor xc = contiguous(x), out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  check(launch_dropout(stream(kc.device), elem(x.dtype()), device_data(xc), static_cast<const bool*>(device_data(mask)),
+                       device_data(out), x.numel(), scale), "dropout");
+  return {out, mask};
+}
+
+Tensors k_dropout(const ArgReader& a, const KernelContext& kc) {
+  return {dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc)[0]};
+}
+Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
+  return dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc);
+}
+
 }  // namespace
 
 void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
   t.add(OpId::var, k_var, kFloatDTypes);
   t.add(OpId::std, k_std, kFloatDTypes);
+  t.add(OpId::dropout, k_dropout, kFloatDTypes);
+  t.add(OpId::native_dropout, k_native_dropout, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cuda

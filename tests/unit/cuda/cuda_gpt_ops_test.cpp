@@ -1,5 +1,5 @@
-// CUDA tril/triu, index_select/embedding/index_add, layer_norm and var/std vs the CPU backend (the kernels a
-// small GPT training step needs beyond the others), and the gradients autograd runs through them.
+// CUDA tril/triu, index_select/embedding/index_add, layer_norm, var/std and dropout vs the CPU backend (the
+// kernels a small GPT training step needs beyond the others), and the gradients autograd runs through them.
 // Every test skips without a GPU.
 #include <cmath>
 
@@ -117,6 +117,28 @@ TEST_F(Cuda, LayerNormVarStdMatchTheCpu) {
   Tensor x = input({2, 4}, DType::float32).to(kCuda);
   EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::layer_norm, {x, Dims{3}, IValue(), IValue(), 1e-5}); },
                                  "RuntimeError", "normalized_shape=[3]"));
+}
+
+// The keep-mask is drawn on the host from the context's generator: the same seed gives the CPU's mask and values.
+TEST_F(Cuda, DropoutDrawsTheCpuMaskFromTheSameSeed) {
+  Context ctx;
+  ContextGuard guard(ctx);
+  for (DType t : kFloats)
+    for (double p : {0.0, 0.3, 1.0}) {
+      Tensor x = input({64, 33}, t);
+      ctx.manual_seed(7);
+      Tensors want = dispatch(OpId::native_dropout, {x, p, true});
+      ctx.manual_seed(7);
+      Tensors got = dispatch(OpId::native_dropout, {x.to(kCuda), p, true});
+      auto [atol, rtol] = tolerance(t);
+      EXPECT_TRUE(test::all_close(got[0].to(Device::cpu()), want[0], atol, rtol)) << dtype_name(t) << " p=" << p;
+      EXPECT_TRUE(test::all_close(got[1].to(Device::cpu()), want[1], 0, 0));
+      ctx.manual_seed(7);
+      Tensor d = dispatch(OpId::dropout, {x.to(kCuda), p, true})[0];
+      EXPECT_TRUE(test::all_close(d.to(Device::cpu()), want[0], atol, rtol));
+    }
+  Tensor x = input({3}, DType::float32).to(kCuda);
+  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::native_dropout, {x, 1.5, true}); }, "ValueError", "between 0 and 1"));
 }
 
 // A pre-LayerNorm causal attention step of a tiny GPT (token embedding, positions by index_select, layer_norm,
