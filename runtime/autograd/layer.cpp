@@ -195,7 +195,7 @@ class AutogradLayer final : public DispatchLayer {
     node->out_meta.reserve(outs.size());
     for (size_t k = 0; k < outs.size(); ++k) {
       const Tensor& t = outs[k];
-      node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+      push_meta(node->out_meta, t);
       if (!t.defined() || !t.is_floating_point() || (!inplace && aliases_input(t, inputs))) continue;
       set_history(t, node, uint32_t(k));
     }
@@ -250,7 +250,7 @@ Tensors record_function(const std::string& name, const Tensors& inputs, Tensors 
   connect_inputs(*node, inputs);
   for (size_t k = 0; k < outputs.size(); ++k) {
     Tensor& t = outputs[k];
-    node->out_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+    push_meta(node->out_meta, t);
     if (!t.defined() || !t.is_floating_point()) continue;
     if (aliases_input(t, inputs)) t = native::alias(t);
     set_history(t, node, uint32_t(k));

@@ -135,7 +135,7 @@ void connect_inputs(GradNode& node, std::span<const Tensor> inputs) {
   node.next.reserve(inputs.size());
   node.in_meta.reserve(inputs.size());
   for (const Tensor& t : inputs) {  // built in place: no default slot to overwrite
-    node.in_meta.push_back(t.defined() ? TensorMeta::of(t) : TensorMeta{});
+    push_meta(node.in_meta, t);
     node.next.push_back(t.defined() && t.is_floating_point() ? gradient_edge(t) : Edge{});
   }
 }

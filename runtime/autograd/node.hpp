@@ -31,6 +31,12 @@ struct TensorMeta {
   static TensorMeta of(const Tensor& t) { return {t.sizes(), t.dtype(), t.device(), true}; }
 };
 
+// Appends the meta of [t] (undefined: a default one) to [metas], built in place: one Dims copy, no move.
+inline void push_meta(PoolVector<TensorMeta>& metas, const Tensor& t) {
+  if (t.defined()) metas.emplace_back(t.sizes(), t.dtype(), t.device(), true);
+  else metas.emplace_back();
+}
+
 using GradHook = std::function<Tensor(const Tensor&)>;
 
 // A node of the backward graph. Gradient slot i of apply()'s result goes along next[i]; input k of
