@@ -97,12 +97,13 @@ rt::OpId binary_op_id(BinaryOp op) {
   return rt::OpId::add;
 }
 
-rt::IValue operand(const Value& v, const Span& where) {
-  if (const rt::Tensor* t = tensor_of(v)) return rt::IValue(*t);
-  if (v.is_bool()) return rt::IValue(v.as_bool());
-  if (v.is_int()) return rt::IValue(v.as_int());
-  if (v.is_float()) return rt::IValue(v.as_float());
-  return rt::IValue(to_tensor(v, where));
+// Appends operand [v] to [args], constructed in place (no IValue temporary to move and destroy).
+void push_operand(rt::Args& args, const Value& v, const Span& where) {
+  if (const rt::Tensor* t = tensor_of(v)) args.emplace_back(*t);
+  else if (v.is_bool()) args.emplace_back(v.as_bool());
+  else if (v.is_int()) args.emplace_back(v.as_int());
+  else if (v.is_float()) args.emplace_back(v.as_float());
+  else args.emplace_back(to_tensor(v, where));
 }
 
 // An argument vector for one operator's dispatch, taken from a per-thread free list and given back
@@ -150,8 +151,8 @@ Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, con
     OperatorArgs pooled;
     rt::Args& args = pooled.get();
     args.reserve(rt::op_parsed_schema(id).args.size());  // room for the defaults dispatch appends
-    args.push_back(operand(a, where));
-    args.push_back(operand(b, where));
+    push_operand(args, a, where);
+    push_operand(args, b, where);
     rt::Tensors out;
     {
       Interp::AllowThreads allow(in);
@@ -166,8 +167,8 @@ Value tensor_compare(Interp&, CompareOp op, const Value& a, const Value& b, cons
   return guarded(where, [&] {
     OperatorArgs pooled;
     rt::Args& args = pooled.get();
-    args.push_back(operand(a, where));
-    args.push_back(operand(b, where));
+    push_operand(args, a, where);
+    push_operand(args, b, where);
     return wrap(rt::dispatch(ids[int(op)], args)[0]);
   });
 }
@@ -177,7 +178,7 @@ Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
   return guarded(where, [&] {
     OperatorArgs pooled;
     rt::Args& args = pooled.get();
-    args.push_back(operand(a, where));
+    push_operand(args, a, where);
     return wrap(rt::dispatch(rt::OpId::neg, args)[0]);
   });
 }

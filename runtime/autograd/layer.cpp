@@ -84,8 +84,10 @@ class OpNode final : public GradNode {
  public:
   OpNode(OpId op, const Rule& rule, const Args& args) : op_(op), rule_(rule), reader_(op, args_) {
     args_.reserve(args.size());
-    for (const IValue& v : args)
-      args_.push_back(v.is_tensor() || v.kind() == IValue::Kind::tensor_list ? IValue() : v);
+    for (const IValue& v : args) {  // in place: no IValue temporary to copy, move and destroy
+      if (v.is_tensor() || v.kind() == IValue::Kind::tensor_list) args_.emplace_back();
+      else args_.push_back(v);
+    }
     if (rule.saves & kInputBits) saved_in_.resize(args.size());  // else left empty: nothing to save
   }
   std::string_view name() const override { return node_name(op_); }
