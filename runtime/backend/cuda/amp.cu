@@ -60,13 +60,7 @@ cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float
     unscale_kernel<T><<<unsigned(blocks), kThreads, 0, s>>>(list, found_inf, inv_scale);
     return cudaGetLastError();
   };
-  switch (t) {
-    case Elem::f64: return run(Tag<double>{});
-    case Elem::f32: return run(Tag<float>{});
-    case Elem::f16: return run(Tag<__half>{});
-    case Elem::bf16: return run(Tag<__nv_bfloat16>{});
-    default: return cudaErrorInvalidValue;
-  }
+  return with_float_elem(t, run);
 }
 
 cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,

@@ -99,6 +99,17 @@ template <typename T> struct Tag {
   using type = T;
 };
 
+// Calls f(Tag<T>{}) with T the device storage type of the floating type [e]; cudaErrorInvalidValue else.
+template <typename F> cudaError_t with_float_elem(Elem e, F&& f) {
+  switch (e) {
+    case Elem::f64: return f(Tag<double>{});
+    case Elem::f32: return f(Tag<float>{});
+    case Elem::f16: return f(Tag<__half>{});
+    case Elem::bf16: return f(Tag<__nv_bfloat16>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 // Calls f(Tag<T>{}) with T the device storage type of [e].
 template <typename F> cudaError_t with_elem(Elem e, F&& f) {
   switch (e) {

@@ -43,23 +43,13 @@ template <typename T> __global__ void var_rows(const T* in, T* out, int64_t n, d
   out[blockIdx.x] = convert<T>(take_sqrt ? sqrt(v) : v);
 }
 
-// Calls run(Tag<T>{}) for a float element type [t].
-template <typename F> cudaError_t with_float(Elem t, F&& run) {
-  switch (t) {
-    case Elem::f64: return run(Tag<double>{});
-    case Elem::f32: return run(Tag<float>{});
-    case Elem::f16: return run(Tag<__half>{});
-    case Elem::bf16: return run(Tag<__nv_bfloat16>{});
-    default: return cudaErrorInvalidValue;
-  }
-}
 
 }  // namespace
 
 cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void* w, const void* b, void* out,
                               int64_t rows, int64_t n, double eps) {
   if (rows * n == 0) return cudaSuccess;
-  return with_float(t, [&](auto tag) {
+  return with_float_elem(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using A = compute_t<T>;
     layer_norm_rows<T><<<unsigned(rows), kThreads, 0, s>>>(static_cast<const T*>(in), static_cast<const A*>(w),
@@ -71,7 +61,7 @@ cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void
 cudaError_t launch_var_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n,
                             double correction, bool take_sqrt) {
   if (rows == 0) return cudaSuccess;
-  return with_float(t, [&](auto tag) {
+  return with_float_elem(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     var_rows<T><<<unsigned(rows), kThreads, 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out), n, correction,
                                                     take_sqrt);

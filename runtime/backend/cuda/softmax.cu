@@ -57,13 +57,7 @@ cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, in
     else softmax_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(x, y, outer, n, inner, take_log);
     return cudaGetLastError();
   };
-  switch (t) {
-    case Elem::f64: return run(Tag<double>{});
-    case Elem::f32: return run(Tag<float>{});
-    case Elem::f16: return run(Tag<__half>{});
-    case Elem::bf16: return run(Tag<__nv_bfloat16>{});
-    default: return cudaErrorInvalidValue;
-  }
+  return with_float_elem(t, run);
 }
 
 }  // namespace amps::rt::cuda
