@@ -43,7 +43,6 @@ template <typename T> __global__ void var_rows(const T* in, T* out, int64_t n, d
   out[blockIdx.x] = convert<T>(take_sqrt ? sqrt(v) : v);
 }
 
-
 }  // namespace
 
 cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void* w, const void* b, void* out,
