@@ -26,4 +26,12 @@ void draw_dropout_mask(const Tensor& mask, double p, Generator& g) {
   for (int64_t i = 0; i < mask.numel(); ++i) m[i] = g.uniform_double() >= p;
 }
 
+Reduction parse_reduction(const std::string& r) {
+  if (r == "none") return Reduction::none;
+  if (r == "mean") return Reduction::mean;
+  if (r == "sum") return Reduction::sum;
+  AMPS_CHECK_VALUE(false, "{} is not a valid value for reduction", r);
+  return Reduction::none;
+}
+
 }  // namespace amps::rt::common

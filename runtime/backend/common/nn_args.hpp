@@ -1,6 +1,9 @@
-// Device-independent argument handling of layer_norm and dropout: layer_norm's shape check and dropout's
-// probability check, scale and keep-mask draw (on the host, so a seed gives the same mask on every device).
+// Device-independent argument handling of layer_norm, dropout and the losses: layer_norm's shape check,
+// dropout's probability check, scale and keep-mask draw (on the host, so a seed gives the same mask on every
+// device), and the losses' reduction argument.
 #pragma once
+
+#include <string>
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/random.hpp"
@@ -15,5 +18,9 @@ double dropout_scale(double p);
 // Fills the contiguous host bool tensor [mask] with dropout's keep-mask: one uniform draw of [g] per element in
 // order, kept where it is >= p.
 void draw_dropout_mask(const Tensor& mask, double p, Generator& g);
+
+enum class Reduction { none, mean, sum };
+// A loss's reduction= string; anything else is ValueError "<r> is not a valid value for reduction".
+Reduction parse_reduction(const std::string& r);
 
 }  // namespace amps::rt::common

@@ -2,6 +2,7 @@
 // cosine_similarity. They compute in double on host copies and return the input's dtype.
 #include <cmath>
 
+#include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
@@ -11,15 +12,8 @@
 namespace amps::rt::cpu {
 namespace {
 
-enum class Reduction { none, mean, sum };
-
-Reduction parse_reduction(const std::string& r) {
-  if (r == "none") return Reduction::none;
-  if (r == "mean") return Reduction::mean;
-  if (r == "sum") return Reduction::sum;
-  AMPS_CHECK_VALUE(false, "{} is not a valid value for reduction", r);
-  return Reduction::none;
-}
+using common::Reduction;
+using common::parse_reduction;
 
 // [v] as a [dt] tensor of [shape] on the host device [dev], built without dispatching (a kernel must not
 // re-enter the dispatch layers).

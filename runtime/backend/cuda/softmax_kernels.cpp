@@ -1,6 +1,7 @@
 // CUDA kernels for softmax/log_softmax, nll_loss, cross_entropy and one_hot, with the CPU backend's
 // dtype rules and checks (runtime/backend/cpu/norm_kernels.cpp, loss_kernels.cpp, index_kernels.cpp). Losses
 // compute log-probabilities and totals in float (double for float64 input) and round once at the end.
+#include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
@@ -34,15 +35,8 @@ Tensor softmax_impl(const ArgReader& a, bool log) {
 Tensors k_softmax(const ArgReader& a, const KernelContext&) { return {softmax_impl(a, false)}; }
 Tensors k_log_softmax(const ArgReader& a, const KernelContext&) { return {softmax_impl(a, true)}; }
 
-enum class Reduction { none, mean, sum };
-
-Reduction parse_reduction(const std::string& r) {
-  if (r == "none") return Reduction::none;
-  if (r == "mean") return Reduction::mean;
-  if (r == "sum") return Reduction::sum;
-  AMPS_CHECK_VALUE(false, "{} is not a valid value for reduction", r);
-  return Reduction::none;
-}
+using common::Reduction;
+using common::parse_reduction;
 
 DType acc_dtype(DType t) { return t == DType::float64 ? DType::float64 : DType::float32; }
 

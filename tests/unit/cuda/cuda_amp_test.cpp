@@ -4,24 +4,10 @@
 #include "cuda_test_util.hpp"
 #include "runtime/context.hpp"
 
-#ifdef AMPS_HAVE_CUDA
-namespace amps::rt::cuda {
-uint64_t host_reads();  // runtime/backend/cuda/elementwise.cpp
-}
-#endif
-
 namespace amps::rt {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-uint64_t cuda_host_reads() {
-#ifdef AMPS_HAVE_CUDA
-  return cuda::host_reads();
-#else
-  return 0;
-#endif
-}
 
 Tensor flag(double v, Device d) { return make({v}, {}, DType::float32).to(d); }
 

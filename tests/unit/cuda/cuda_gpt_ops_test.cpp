@@ -7,25 +7,11 @@
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/context.hpp"
 
-#ifdef AMPS_HAVE_CUDA
-namespace amps::rt::cuda {
-uint64_t host_reads();  // runtime/backend/cuda/elementwise.cpp
-}
-#endif
-
 namespace amps::rt {
 namespace {
 
 const DType kAll[] = {DType::float32, DType::float16, DType::bfloat16, DType::float64,
                       DType::int64,   DType::int32,   DType::bool_};
-
-uint64_t cuda_host_reads() {
-#ifdef AMPS_HAVE_CUDA
-  return cuda::host_reads();
-#else
-  return 0;
-#endif
-}
 
 Tensor ids(const std::vector<double>& v, const Dims& shape, DType t = DType::int64) { return make(v, shape, t); }
 

@@ -14,7 +14,22 @@
 #include "runtime/functions.hpp"
 #include "runtime/shape.hpp"
 
+#ifdef AMPS_HAVE_CUDA
+namespace amps::rt::cuda {
+uint64_t host_reads();  // runtime/backend/cuda/elementwise.cpp
+}
+#endif
+
 namespace amps::rt {
+
+// Device values the CUDA backend has read on the host so far (0 without CUDA support).
+inline uint64_t cuda_host_reads() {
+#ifdef AMPS_HAVE_CUDA
+  return cuda::host_reads();
+#else
+  return 0;
+#endif
+}
 
 using test::make;
 using test::wavy;
