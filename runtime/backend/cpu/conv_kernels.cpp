@@ -1,6 +1,7 @@
 // CPU kernels for conv{1,2,3}d, conv_transpose{1,2,3}d and their backward ops on oneDNN (float32/bfloat16/
 // float16) and the float64 reference loops, with PyTorch's shape checks and output-size formulas. Unbatched
-// forward inputs get a batch dim added and removed.
+// forward inputs get a batch dim added and removed; the checks and shapes are shared (common/conv_pool_args).
+#include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_conv.hpp"
@@ -12,104 +13,33 @@
 namespace amps::rt::cpu {
 namespace {
 
-struct ConvCall {
-  Tensor input, weight, bias;
-  dnnl_cpu::ConvParams p;
-  size_t nd;
-};
+using common::ConvParams;
 
-void check_conv(OpId op, const ConvCall& c) {
-  AMPS_CHECK(c.weight.dim() == int64_t(c.nd) + 2, "{}: expected weight to be {}-D, got {}-D with shape {}",
-             op_name(op), c.nd + 2, c.weight.dim(), format_shape(c.weight.sizes()));
-  AMPS_CHECK(c.input.dtype() == c.weight.dtype(), "{}: Input type ({}) and weight type ({}) should be the same",
-             op_name(op), dtype_name(c.input.dtype()), dtype_name(c.weight.dtype()));
-  const int64_t groups = c.p.groups, cin = c.input.size(1);
-  const int64_t expect = c.p.transposed ? c.weight.size(0) : c.weight.size(1) * groups;
-  AMPS_CHECK(groups > 0 && cin == expect, "Given groups={}, weight of size [{}], expected input[{}] to have {} "
-             "channels, but got {} channels instead", groups, fmt::join(c.weight.sizes(), ", "),
-             fmt::join(c.input.sizes(), ", "), expect, cin);
-}
-
-// PyTorch's output shape of a convolution of [in] with weight [w] (both batched/full rank).
-Dims conv_out_shape(const Dims& in, const Dims& w, const dnnl_cpu::ConvParams& p) {
-  const int64_t cout = p.transposed ? w[1] * p.groups : w[0];
-  Dims out{in[0], cout};
-  for (size_t i = 0; i + 2 < in.size(); ++i) {
-    const int64_t k = w[i + 2], s = p.stride[i], pd = p.padding[i], d = p.dilation[i];
-    int64_t o = p.transposed ? (in[i + 2] - 1) * s - 2 * pd + d * (k - 1) + p.output_padding[i] + 1
-                             : (in[i + 2] + 2 * pd - d * (k - 1) - 1) / s + 1;
-    AMPS_CHECK(o > 0, "Calculated output size is too small: input {} with kernel {} gives {}", format_shape(in),
-               format_shape(w), o);
-    out.push_back(o);
-  }
-  return out;
-}
-
-Tensor run_conv(OpId op, ConvCall c, Device dev) {
-  const bool unbatched = c.input.dim() == int64_t(c.nd) + 1;
-  if (unbatched) c.input = native::unsqueeze(c.input, 0);
-  AMPS_CHECK(c.input.dim() == int64_t(c.nd) + 2, "{}: Expected {}D (unbatched) or {}D (batched) input, but got "
-             "input of size: {}", op_name(op), c.nd + 1, c.nd + 2, format_shape(c.input.sizes()));
-  check_conv(op, c);
-  Tensor out = Tensor::empty(conv_out_shape(c.input.sizes(), c.weight.sizes(), c.p), c.input.dtype(), dev);
-  Tensor bias = c.bias.defined() ? contiguous(cast(c.bias, c.input.dtype())) : Tensor();
+Tensor run_conv(OpId op, const Tensor& input, const Tensor& weight, const Tensor& bias_arg, const ConvParams& p,
+                Device dev) {
+  const size_t nd = p.stride.size();
+  const bool unbatched = input.dim() == int64_t(nd) + 1;
+  Tensor x = common::batched_conv_input(op, input, nd);
+  common::check_conv(op, x, weight, p);
+  Tensor out = Tensor::empty(common::conv_out_shape(x.sizes(), weight.sizes(), p), x.dtype(), dev);
+  Tensor bias = bias_arg.defined() ? contiguous(cast(bias_arg, x.dtype())) : Tensor();
   std::optional<dnnl_cpu::DnnlArg> barg;
   if (bias.defined() && dnnl_dtype_ok(bias.dtype())) barg = dnnl_arg(bias);
-  if (out.numel() > 0 && c.input.dtype() == DType::float64)
-    ref::conv(c.p, contiguous(c.input), contiguous(c.weight), bias, out);
+  if (out.numel() > 0 && x.dtype() == DType::float64)
+    ref::conv(p, contiguous(x), contiguous(weight), bias, out);
   else if (out.numel() > 0)
-    dnnl_cpu::conv_forward(c.p, dnnl_arg(c.input), dnnl_arg(c.weight), barg ? &*barg : nullptr, dnnl_arg(out));
+    dnnl_cpu::conv_forward(p, dnnl_arg(x), dnnl_arg(weight), barg ? &*barg : nullptr, dnnl_arg(out));
   return unbatched ? native::squeeze(out, {0}) : out;
 }
 
-// conv{N}d(input, weight, bias, stride, padding, dilation, groups)
-template <size_t N> Tensors k_conv(const ArgReader& a, const KernelContext& kc) {
-  ConvCall c{a.tensor(0), a.tensor(1), a.opt_tensor(2), {}, N};
-  c.p.stride = a.ints(3, N);
-  c.p.padding = a.ints(4, N);
-  c.p.dilation = a.ints(5, N);
-  c.p.groups = a.i64(6);
-  return {run_conv(a.op(), c, kc.device)};
-}
-
-// conv_transpose{N}d(input, weight, bias, stride, padding, output_padding, groups, dilation)
-template <size_t N> Tensors k_conv_transpose(const ArgReader& a, const KernelContext& kc) {
-  ConvCall c{a.tensor(0), a.tensor(1), a.opt_tensor(2), {}, N};
-  c.p.stride = a.ints(3, N);
-  c.p.padding = a.ints(4, N);
-  c.p.output_padding = a.ints(5, N);
-  c.p.groups = a.i64(6);
-  c.p.dilation = a.ints(7, N);
-  c.p.transposed = true;
-  return {run_conv(a.op(), c, kc.device)};
+// conv{N}d(input, weight, bias, stride, padding, dilation, groups) and conv_transpose{N}d(input, weight, bias,
+// stride, padding, output_padding, groups, dilation)
+template <size_t N, bool Transposed> Tensors k_conv(const ArgReader& a, const KernelContext& kc) {
+  return {run_conv(a.op(), a.tensor(0), a.tensor(1), a.opt_tensor(2), common::conv_forward_params(a, N, Transposed),
+                   kc.device)};
 }
 
 // ---- backward ops (batched only; the autograd rule adds and removes the batch dim) ----
-
-// stride, padding, dilation, transposed, output_padding, groups of a convolution_backward_* call, with
-// [nd] spatial dims; the grad_output's shape must be the forward's output shape.
-dnnl_cpu::ConvParams backward_params(const ArgReader& a, size_t nd) {
-  dnnl_cpu::ConvParams p;
-  p.stride = a.ints(3, nd);
-  p.padding = a.ints(4, nd);
-  p.dilation = a.ints(5, nd);
-  p.transposed = a.boolean(6);
-  p.output_padding = p.transposed ? a.ints(7, nd) : Dims(nd, 0);
-  p.groups = a.i64(8);
-  AMPS_CHECK(p.groups > 0, "{}: non-positive groups is not supported", op_name(a.op()));
-  return p;
-}
-
-void check_backward_shapes(OpId op, const Dims& in, const Dims& w, const Tensor& g, const dnnl_cpu::ConvParams& p) {
-  AMPS_CHECK(in.size() == w.size() && g.dim() == int64_t(w.size()) && w.size() >= 3 && w.size() <= 5,
-             "{}: expected batched input, weight and grad_output of equal rank 3 to 5", op_name(op));
-  const int64_t cin = p.transposed ? w[0] : w[1] * p.groups;
-  AMPS_CHECK(in[1] == cin && w[0] % p.groups == 0, "{}: input of size {} does not fit weight {} with groups={}",
-             op_name(op), format_shape(in), format_shape(w), p.groups);
-  Dims want = conv_out_shape(in, w, p);
-  AMPS_CHECK(g.sizes() == want, "{}: grad_output has shape {}, expected {}", op_name(op), format_shape(g.sizes()),
-             format_shape(want));
-}
 
 // [t] cast to [dt] and row-major (the float64 loops read plain arrays).
 Tensor dense(const Tensor& t, DType dt) { return contiguous(cast(t, dt)); }
@@ -119,8 +49,8 @@ Tensor dense(const Tensor& t, DType dt) { return contiguous(cast(t, dt)); }
 Tensors k_conv_backward_input(const ArgReader& a, const KernelContext& kc) {
   Tensor g = a.tensor(0), w = a.tensor(1);
   const Dims in = a.ints(2);
-  const dnnl_cpu::ConvParams p = backward_params(a, size_t(std::max<int64_t>(w.dim() - 2, 0)));
-  check_backward_shapes(a.op(), in, w.sizes(), g, p);
+  const ConvParams p = common::conv_backward_params(a, size_t(std::max<int64_t>(w.dim() - 2, 0)));
+  common::check_conv_backward_shapes(a.op(), in, w.sizes(), g, p);
   const DType dt = promote(g.dtype(), w.dtype());
   Tensor gi = Tensor::empty(in, dt, kc.device);
   if (gi.numel() == 0) return {gi};
@@ -134,8 +64,8 @@ Tensors k_conv_backward_input(const ArgReader& a, const KernelContext& kc) {
 Tensors k_conv_backward_weight(const ArgReader& a, const KernelContext& kc) {
   Tensor g = a.tensor(0), x = a.tensor(1);
   const Dims ws = a.ints(2);
-  const dnnl_cpu::ConvParams p = backward_params(a, size_t(std::max<int64_t>(x.dim() - 2, 0)));
-  check_backward_shapes(a.op(), x.sizes(), ws, g, p);
+  const ConvParams p = common::conv_backward_params(a, size_t(std::max<int64_t>(x.dim() - 2, 0)));
+  common::check_conv_backward_shapes(a.op(), x.sizes(), ws, g, p);
   const DType dt = promote(g.dtype(), x.dtype());
   if (dt == DType::float64 || x.numel() == 0 || g.numel() == 0) {  // loops (also every empty case)
     Tensor gw = Tensor::empty(ws, DType::float64, kc.device), gb = Tensor::empty({g.size(1)}, DType::float64, kc.device);
@@ -152,12 +82,12 @@ Tensors k_conv_backward_weight(const ArgReader& a, const KernelContext& kc) {
 
 void register_conv_kernels(KernelTable& t) {
   const uint32_t types = kFloatDTypes;
-  t.add(OpId::conv1d, k_conv<1>, types);
-  t.add(OpId::conv2d, k_conv<2>, types);
-  t.add(OpId::conv3d, k_conv<3>, types);
-  t.add(OpId::conv_transpose1d, k_conv_transpose<1>, types);
-  t.add(OpId::conv_transpose2d, k_conv_transpose<2>, types);
-  t.add(OpId::conv_transpose3d, k_conv_transpose<3>, types);
+  t.add(OpId::conv1d, k_conv<1, false>, types);
+  t.add(OpId::conv2d, k_conv<2, false>, types);
+  t.add(OpId::conv3d, k_conv<3, false>, types);
+  t.add(OpId::conv_transpose1d, k_conv<1, true>, types);
+  t.add(OpId::conv_transpose2d, k_conv<2, true>, types);
+  t.add(OpId::conv_transpose3d, k_conv<3, true>, types);
   t.add(OpId::convolution_backward_input, k_conv_backward_input, types);
   t.add(OpId::convolution_backward_weight, k_conv_backward_weight, types);
 }

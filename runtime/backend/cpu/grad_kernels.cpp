@@ -2,6 +2,7 @@
 // backwards): plain loops in float64, rounded once into the result dtype.
 #include <algorithm>
 
+#include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -122,16 +123,14 @@ Tensor spread(const Tensor& g, const Dims& in_sizes, DType dt, WinH wh, WinW ww,
 
 Tensors k_avg_pool2d_backward(const ArgReader& a, const KernelContext&) {
   const Tensor& g = a.tensor(0);
-  Dims in = a.ints(1), k = a.ints(2, 2), st = a.ints(3), p = a.ints(4, 2);
-  Dims s = st.empty() ? k : expand_param(st, 2, "avg_pool2d", "stride");
-  const bool include_pad = a.boolean(6);
-  std::optional<int64_t> over = a.opt_i64(7);
+  const common::AvgPoolBackward b = common::read_avg_pool_backward(a);
+  const Dims &in = b.in, &k = b.kernel, &s = b.stride, &p = b.padding;
   const int64_t H = in[in.size() - 2], W = in.back();
   auto wh = [&](int64_t o) { return avg_window(o, H, k[0], s[0], p[0]); };
   auto ww = [&](int64_t o) { return avg_window(o, W, k[1], s[1], p[1]); };
   auto div = [&](const Window& h, const Window& w) {
-    if (over) return double(*over);
-    return include_pad ? double(h.padded * w.padded) : double((h.hi - h.lo) * (w.hi - w.lo));
+    if (b.divisor) return double(*b.divisor);
+    return b.count_include_pad ? double(h.padded * w.padded) : double((h.hi - h.lo) * (w.hi - w.lo));
   };
   return {spread(g, in, g.dtype(), wh, ww, div)};
 }

@@ -2,6 +2,7 @@
 // float64 reference loops here (statistics always in double).
 #include <cmath>
 
+#include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_norm.hpp"
@@ -114,12 +115,8 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), w = a.opt_tensor(3), b = a.opt_tensor(4);
   const bool training = a.boolean(5);
   const double momentum = a.f64(6), eps = a.f64(7);
-  AMPS_CHECK(x.dim() >= 2, "batch_norm: expected 2D or more input (got {}D input)", x.dim());
-  AMPS_CHECK(training || (rm.defined() && rv.defined()), "batch_norm: running_mean and running_var must be "
-             "defined in evaluation mode");
-  const int64_t C = x.size(1), per = C ? x.numel() / C : 0;
-  AMPS_CHECK(!training || per > 1, "Expected more than 1 value per channel when training, got input size {}",
-             format_shape(x.sizes()));
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, training);
+  const int64_t C = l.channels, per = l.per_channel;
   Tensor xd = contiguous(native::transpose(cast(x, DType::float64), 0, 1));  // [C, N, *]
   std::vector<double> mean(static_cast<size_t>(C)), var(static_cast<size_t>(C));
   const double* p = xd.data<double>();

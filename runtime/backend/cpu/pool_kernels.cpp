@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/cpu/conv_pool_ref.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_pool.hpp"
@@ -21,55 +22,9 @@
 namespace amps::rt::cpu {
 namespace {
 
-// PyTorch's pooling output size, including ceil_mode's "last window must start inside" rule.
-int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
-  int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-  int64_t o = num / s + 1;
-  if (ceil_mode && (o - 1) * s >= in + p) --o;
-  return o;
-}
-
-struct Pool {
-  Tensor input;
-  dnnl_cpu::PoolParams p;
-  bool ceil_mode = false;
-  std::optional<int64_t> divisor;  // avg_pool2d's divisor_override
-};
-
-// The pooling arguments of [a] whose input tensor is argument [first] (max_pool2d_backward: 1).
-Pool read_pool(const ArgReader& a, bool max, size_t first = 0) {
-  Pool r;
-  r.input = a.tensor(first);
-  r.p.kernel = a.ints(first + 1, 2);
-  Dims stride = a.ints(first + 2);
-  r.p.stride = stride.empty() ? Dims(r.p.kernel) : expand_param(stride, 2, op_name(a.op()), "stride");
-  r.p.padding = a.ints(first + 3, 2);
-  r.p.max = max;
-  r.p.dilation = max ? a.ints(first + 4, 2) : Dims{1, 1};
-  r.ceil_mode = a.boolean(first + (max ? 5 : 4));
-  if (!max) r.p.count_include_pad = a.boolean(5);
-  if (!max) r.divisor = a.opt_i64(6);
-  AMPS_CHECK(!r.divisor || *r.divisor != 0, "divisor must be not zero");
-  for (size_t i = 0; i < 2; ++i)
-    AMPS_CHECK(r.p.padding[i] * 2 <= r.p.kernel[i], "pad should be at most half of effective kernel size, but got "
-               "pad={}, kernel_size={}", r.p.padding[i], r.p.kernel[i]);
-  return r;
-}
-
-// PyTorch's output shape [N, C, OH, OW] for the batched input [x].
-Dims pool_shape(OpId op, const Pool& pl, const Tensor& x) {
-  AMPS_CHECK(x.dim() == 4, "{}: Expected 3D or 4D (batch mode) tensor for input, got {}", op_name(op),
-             format_shape(pl.input.sizes()));
-  Dims shape{x.size(0), x.size(1)};
-  for (size_t i = 0; i < 2; ++i) {
-    int64_t o = pool_out(x.size(int64_t(i) + 2), pl.p.kernel[i], pl.p.stride[i], pl.p.padding[i],
-                         pl.p.max ? pl.p.dilation[i] : 1, pl.ceil_mode);
-    AMPS_CHECK(o > 0, "{}: Given input size {}, calculated output size is too small", op_name(op),
-               format_shape(pl.input.sizes()));
-    shape.push_back(o);
-  }
-  return shape;
-}
+using common::Pool;
+using common::pool_shape;
+using common::read_pool;
 
 // Average pooling on oneDNN (float32/bfloat16/float16) or the float64 loops (float64, divisor_override:
 // other dtypes compute in float64 and round once); unbatched inputs get their batch dim back.
@@ -232,17 +187,9 @@ template <typename T> void max_pool_backward(const Tensor& x, const Tensor& go, 
   });
 }
 
-// The output shape of max pooling [pl] (3-D for an unbatched input).
-Dims max_out_shape(OpId op, const Pool& pl) {
-  Tensor x = pl.input.dim() == 3 ? native::unsqueeze(pl.input, 0) : pl.input;
-  Dims shape = pool_shape(op, pl, x);
-  if (pl.input.dim() == 3) shape.erase(shape.begin());
-  return shape;
-}
-
 Tensors max_pool(const ArgReader& a, const KernelContext& kc, bool want_indices) {
   Pool pl = read_pool(a, true);
-  Dims shape = max_out_shape(a.op(), pl);
+  Dims shape = common::pool_out_shape(a.op(), pl);
   Tensor x = contiguous(pl.input), out = Tensor::empty(shape, x.dtype(), kc.device);
   Tensor idx = want_indices ? Tensor::empty(shape, DType::int64, kc.device) : Tensor();
   const MaxGeo g = max_geo(pl, x, shape);
@@ -259,7 +206,7 @@ Tensors k_max_pool2d_with_indices(const ArgReader& a, const KernelContext& kc) {
 // max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation, ceil_mode)
 Tensors k_max_pool2d_backward(const ArgReader& a, const KernelContext& kc) {
   Pool pl = read_pool(a, true, 1);
-  Dims shape = max_out_shape(a.op(), pl);
+  Dims shape = common::pool_out_shape(a.op(), pl);
   Tensor go = a.tensor(0);
   AMPS_CHECK(go.sizes() == shape, "max_pool2d_backward: grad_output has shape {}, expected {}",
              format_shape(go.sizes()), format_shape(shape));
