@@ -35,7 +35,8 @@ cat > .gpu/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Runs a bundled binary on the GPU machine (.gpu/run.sh bin/amps ...): unpacks the bundle into
 # /tmp/amps-gpu once; bundled Debian libraries first on LD_LIBRARY_PATH, then the toolkit's and
-# PyTorch's CUDA libraries (whichever holds libcublasLt.so.13, which amps opens on its first GEMM).
+# PyTorch's CUDA libraries (the folders holding libcublasLt.so.13 and libcudnn.so.9, which amps opens on its
+# first GEMM and convolution, and libnvrtc, which cuDNN's runtime-compiled engines load).
 here=/tmp/amps-gpu
 tgz="$(dirname "$0")/amps-gpu.tgz"
 stamp=$(stat -c %s-%Y "$tgz")
@@ -45,7 +46,8 @@ fi
 extra=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do [ -d "$d" ] && extra="$extra:$d"; done
 lt=$(python3 -c 'import nvidia, os; print(os.path.dirname(list(nvidia.__path__)[0]))' 2>/dev/null || true)
-[ -n "$lt" ] && for d in $(find "$lt/nvidia" -name 'libcublasLt.so*' -printf '%h\n' 2>/dev/null | sort -u); do extra="$extra:$d"; done
+[ -n "$lt" ] && for d in $(find "$lt/nvidia" \( -name 'libcublasLt.so*' -o -name 'libcudnn.so*' -o -name 'libnvrtc*.so*' \) \
+                             -printf '%h\n' 2>/dev/null | sort -u); do extra="$extra:$d"; done
 export LD_LIBRARY_PATH="$here/lib$extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cmd=$1
 shift

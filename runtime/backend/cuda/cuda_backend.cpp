@@ -55,6 +55,10 @@ class CudaBackend final : public Backend {
     cuda::register_extreme_kernels(table_);
     cuda::register_index_kernels(table_);
     cuda::register_norm_kernels(table_);
+    cuda::register_pool_kernels(table_);
+#ifdef AMPS_HAVE_CUDNN
+    cuda::register_conv_kernels(table_);
+#endif
   }
 
   std::string_view name() const override { return "cuda"; }

@@ -77,5 +77,7 @@ void register_softmax_kernels(KernelTable& t);
 void register_extreme_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
 void register_norm_kernels(KernelTable& t);
+void register_pool_kernels(KernelTable& t);
+void register_conv_kernels(KernelTable& t);  // cuDNN (conv_kernels.cpp), built where its headers are found
 
 }  // namespace amps::rt::cuda

@@ -158,4 +158,46 @@ cudaError_t launch_var_rows(cudaStream_t s, Elem t, const void* in, void* out, i
 cudaError_t launch_dropout(cudaStream_t s, Elem t, const void* in, const bool* keep, void* out, int64_t n,
                            double scale);
 
+// ---- 2-D pooling (pool.cu) ----
+// Windows of a 2-D pooling of contiguous in[planes, H, W] into out[planes, OH, OW]: output (oh, ow)'s window starts
+// at (oh * sh - ph, ow * sw - pw) and takes kh x kw taps dh, dw apart (dilation: max pooling only).
+struct PoolGeo {
+  int64_t planes = 0, H = 0, W = 0, OH = 0, OW = 0;
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
+};
+// Max pooling of [t] (a float type): per output the window's value (into [out], may be null) and its flat plane
+// index h * W + w (into [idx], int64, may be null), from the CPU's row-major scan in which a larger value or a NaN
+// takes over (compared in float, double for f64; values copied, never rounded).
+cudaError_t launch_max_pool(cudaStream_t s, Elem t, const PoolGeo& g, const void* in, void* out, int64_t* idx);
+// max_pool2d_backward from the forward's [idx]: grad_in[p, i] = sum of grad_out[p, o] over the outputs o with
+// idx[p, o] == i, in double and in row-major output order (the CPU's sum), rounded once into [t].
+cudaError_t launch_max_pool_backward(cudaStream_t s, Elem t, const PoolGeo& g, const void* grad_out,
+                                     const int64_t* idx, void* grad_in);
+// Average pooling in double, rounded once: a window clipped to the input padded by (ph, pw) gives the divisor when
+// [include_pad] (else the window clipped to the input does), [divisor] > 0 overrides both; empty windows give 0.
+cudaError_t launch_avg_pool(cudaStream_t s, Elem t, const PoolGeo& g, bool include_pad, int64_t divisor,
+                            const void* in, void* out);
+// Its gradient: each input sums grad_out / divisor over the windows holding it (double, row-major output order).
+cudaError_t launch_avg_pool_backward(cudaStream_t s, Elem t, const PoolGeo& g, bool include_pad, int64_t divisor,
+                                     const void* grad_out, void* grad_in);
+// Adaptive average pooling (k, s, p, d of [g] unused): output (i, j) averages rows [floor(i H / OH),
+// ceil((i + 1) H / OH)) and the columns alike, in double; the backward spreads each output evenly over its window.
+cudaError_t launch_adaptive_avg_pool(cudaStream_t s, Elem t, const PoolGeo& g, const void* in, void* out);
+cudaError_t launch_adaptive_avg_pool_backward(cudaStream_t s, Elem t, const PoolGeo& g, const void* grad_out,
+                                              void* grad_in);
+
+// ---- batch_norm (norm.cu) ----
+// Per channel c of contiguous x[N, C, S] of [t] (a float type): mean[c] and the biased var[c], two passes in double.
+cudaError_t launch_batch_norm_stats(cudaStream_t s, Elem t, const void* x, int64_t N, int64_t C, int64_t S,
+                                    double* mean, double* var);
+// out = (x - mean[c]) * (1 / sqrt(var[c] + eps)) * w[c] + b[c] in double (no fused multiply-add), rounded once into
+// [t]; [w], [b]: C doubles or null (1 and 0).
+cudaError_t launch_batch_norm_apply(cudaStream_t s, Elem t, const void* x, const double* mean, const double* var,
+                                    const double* w, const double* b, void* out, int64_t N, int64_t C, int64_t S,
+                                    double eps);
+// running[c] = (1 - momentum) * running[c] + momentum * (stat[c] * factor) in double, rounded into contiguous
+// running[C] of [t] (a float type).
+cudaError_t launch_running_stat_update(cudaStream_t s, Elem t, void* running, const double* stat, int64_t C,
+                                       double momentum, double factor);
+
 }  // namespace amps::rt::cuda

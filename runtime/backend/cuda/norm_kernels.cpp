@@ -1,6 +1,8 @@
-// CUDA kernels for layer_norm, var/std (which layer_norm's gradient rule runs) and dropout/native_dropout, with
-// the CPU backend's checks and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp): statistics in float
-// (double for float64) for layer_norm, in double for var/std; dropout's keep-mask is drawn on the host.
+// CUDA kernels for layer_norm, var/std (which the norms' gradient rules run), batch_norm and dropout/native_dropout,
+// with the CPU backend's checks and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp,
+// common/conv_pool_args.hpp): statistics in float (double for float64) for layer_norm, in double for var/std and
+// batch_norm; dropout's keep-mask is drawn on the host.
+#include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
@@ -49,6 +51,60 @@ Tensor var_like(const ArgReader& a, Device dev, bool take_sqrt) {
 Tensors k_var(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, false)}; }
 Tensors k_std(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, true)}; }
 
+// A per-channel tensor of batch_norm ([C] elements: running stats, weight, bias) as C contiguous doubles.
+Tensor channel_doubles(const Tensor& t, int64_t C, const char* what) {
+  AMPS_CHECK(t.numel() == C, "batch_norm: {} has {} elements, expected {} (the input's channels)", what, t.numel(), C);
+  return contiguous(cast(t, DType::float64));
+}
+
+const double* opt_doubles(const Tensor& t, int64_t C, const char* what, Tensor& keep) {
+  if (!t.defined()) return nullptr;
+  keep = channel_doubles(t, C, what);
+  return static_cast<const double*>(device_data(keep));
+}
+
+// Training's in-place running-stat update from the batch statistic [stat] (C doubles) times [factor].
+void update_running(const Tensor& running, const Tensor& stat, double momentum, double factor, const char* what) {
+  if (!running.defined()) return;
+  AMPS_CHECK(running.numel() == stat.numel(), "batch_norm: {} has {} elements, expected {} (the input's channels)",
+             what, running.numel(), stat.numel());
+  Tensor r = contiguous(running);
+  check(launch_running_stat_update(stream(r.device()), elem(r.dtype()), device_data(r),
+                                   static_cast<const double*>(device_data(stat)), r.numel(), momentum, factor),
+        "batch_norm");
+  if (!r.is_same(running)) copy_into(running, r);
+}
+
+// batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps): batch statistics in training
+// (then the running stats move towards them, the variance unbiased), the running stats in evaluation.
+Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
+  Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), wk, bk;
+  const bool training = a.boolean(5);
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, training);
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  if (out.numel() == 0) return {out};
+  const int64_t C = l.channels, N = x.size(0), S = l.per_channel / N;
+  Tensor xc = contiguous(x), mean, var;
+  if (training) {
+    mean = Tensor::empty({C}, DType::float64, kc.device), var = Tensor::empty({C}, DType::float64, kc.device);
+    check(launch_batch_norm_stats(stream(kc.device), elem(x.dtype()), device_data(xc), N, C, S,
+                                  static_cast<double*>(device_data(mean)), static_cast<double*>(device_data(var))),
+          "batch_norm");
+  } else {
+    mean = channel_doubles(rm, C, "running_mean"), var = channel_doubles(rv, C, "running_var");
+  }
+  const double* w = opt_doubles(a.opt_tensor(3), C, "weight", wk);
+  const double* b = opt_doubles(a.opt_tensor(4), C, "bias", bk);
+  check(launch_batch_norm_apply(stream(kc.device), elem(x.dtype()), device_data(xc),
+                                static_cast<const double*>(device_data(mean)), static_cast<const double*>(device_data(var)),
+                                w, b, device_data(out), N, C, S, a.f64(7)), "batch_norm");
+  if (training) {
+    update_running(rm, mean, a.f64(6), 1.0, "running_mean");
+    update_running(rv, var, a.f64(6), double(l.per_channel) / double(l.per_channel - 1), "running_var");
+  }
+  return {out};
+}
+
 // (output, keep-mask) as the CPU's: the mask is drawn on the host from the context's generator (the CPU's draws,
 // so a seed gives the same mask on both devices) and uploaded; the scaling runs on the device.
 Tensors dropout_impl(const Tensor& x, double p, bool training, const KernelContext& kc) {
@@ -78,6 +134,7 @@ Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
 
 void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
+  t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::var, k_var, kFloatDTypes);
   t.add(OpId::std, k_std, kFloatDTypes);
   t.add(OpId::dropout, k_dropout, kFloatDTypes);
