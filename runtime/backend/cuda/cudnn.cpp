@@ -177,53 +177,63 @@ struct Choice {
   size_t workspace = 0;
 };
 
-// The first heuristic result that runs, fits the workspace cap and (for f32/f64) does not ask for tensor cores;
-// algorithm 0 (implicit GEMM) when none does.
-template <typename Perf> Choice pick(const Perf* perf, int n, DType dt) {
+// The heuristic's results, best first, that run, fit the workspace cap and (for f32/f64) do not ask for tensor
+// cores, then algorithm 0 (implicit GEMM) as the last resort.
+template <typename Perf> std::vector<Choice> usable(const Perf* perf, int n, DType dt) {
+  std::vector<Choice> r;
   for (int i = 0; i < n; ++i) {
     const bool tensor_op = perf[i].mathType == CUDNN_TENSOR_OP_MATH || perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
     if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > kMaxWorkspace || (tensor_op && !half_type(dt))) continue;
-    return {int(perf[i].algo), half_type(dt) ? perf[i].mathType : base_math(dt), 0};
+    r.push_back({int(perf[i].algo), half_type(dt) ? perf[i].mathType : base_math(dt), 0});
   }
-  return {0, base_math(dt), 0};
+  r.push_back({0, base_math(dt), 0});
+  return r;
 }
 
-Choice heuristic(Pass pass, cudnnHandle_t h, const Descs& d, DType dt) {
+std::vector<Choice> candidates(Pass pass, cudnnHandle_t h, const Descs& d, DType dt) {
   int n = 0;
   if (pass == Pass::forward) {
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     check_dnn(api().cudnnGetConvolutionForwardAlgorithm_v7(h, d.x, d.w, d.conv, d.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
                                                             &n, perf), "forward algorithm");
-    return pick(perf, n, dt);
+    return usable(perf, n, dt);
   }
   if (pass == Pass::backward_data) {
     cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
     check_dnn(api().cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w, d.y, d.conv, d.x,
                                                                  CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf),
               "backward data algorithm");
-    return pick(perf, n, dt);
+    return usable(perf, n, dt);
   }
   cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
   check_dnn(api().cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.conv, d.w,
                                                                  CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, perf),
             "backward filter algorithm");
-  return pick(perf, n, dt);
+  return usable(perf, n, dt);
 }
 
-size_t workspace_bytes(Pass pass, cudnnHandle_t h, const Descs& d, int algo) {
-  size_t b = 0;
+// The workspace [c] needs with [d]'s convolution descriptor in [c]'s math type; not SUCCESS where cuDNN cannot
+// run that combination.
+cudnnStatus_t workspace_bytes(Pass pass, cudnnHandle_t h, const Descs& d, Choice& c) {
+  cudnnStatus_t s = api().cudnnSetConvolutionMathType(d.conv, c.math);
+  if (s != CUDNN_STATUS_SUCCESS) return s;
   if (pass == Pass::forward)
-    check_dnn(api().cudnnGetConvolutionForwardWorkspaceSize(h, d.x, d.w, d.conv, d.y, cudnnConvolutionFwdAlgo_t(algo), &b),
-              "forward workspace size");
-  else if (pass == Pass::backward_data)
-    check_dnn(api().cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w, d.y, d.conv, d.x,
-                                                                  cudnnConvolutionBwdDataAlgo_t(algo), &b),
-              "backward data workspace size");
-  else
-    check_dnn(api().cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.conv, d.w,
-                                                                    cudnnConvolutionBwdFilterAlgo_t(algo), &b),
-              "backward filter workspace size");
-  return b;
+    return api().cudnnGetConvolutionForwardWorkspaceSize(h, d.x, d.w, d.conv, d.y, cudnnConvolutionFwdAlgo_t(c.algo),
+                                                         &c.workspace);
+  if (pass == Pass::backward_data)
+    return api().cudnnGetConvolutionBackwardDataWorkspaceSize(h, d.w, d.y, d.conv, d.x,
+                                                              cudnnConvolutionBwdDataAlgo_t(c.algo), &c.workspace);
+  return api().cudnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.conv, d.w,
+                                                              cudnnConvolutionBwdFilterAlgo_t(c.algo), &c.workspace);
+}
+
+// The first candidate cuDNN accepts with its workspace under the cap.
+Choice first_runnable(Pass pass, cudnnHandle_t h, const Descs& d, const Tensor& x, const Tensor& w) {
+  for (Choice c : candidates(pass, h, d, x.dtype()))
+    if (workspace_bytes(pass, h, d, c) == CUDNN_STATUS_SUCCESS && c.workspace <= kMaxWorkspace) return c;
+  AMPS_FAIL("cuDNN has no algorithm for the {} pass of a {} convolution of {} with weight {}",
+            pass == Pass::forward ? "forward" : pass == Pass::backward_data ? "backward data" : "backward filter",
+            dtype_name(x.dtype()), format_shape(x.sizes()), format_shape(w.sizes()));
 }
 
 // The cached choice for this pass, device, dtype and geometry (the heuristic runs once per key); leaves [d]'s
@@ -237,12 +247,7 @@ Choice choose(Pass pass, cudnnHandle_t h, Descs& d, const common::ConvParams& p,
   for (const std::vector<int64_t>* v : {&p.stride, &p.padding, &p.dilation}) key.insert(key.end(), v->begin(), v->end());
   std::lock_guard<std::mutex> lock(m);
   auto it = cache.find(key);
-  if (it == cache.end()) {
-    Choice c = heuristic(pass, h, d, x.dtype());
-    check_dnn(api().cudnnSetConvolutionMathType(d.conv, c.math), "convolution math type");
-    c.workspace = workspace_bytes(pass, h, d, c.algo);
-    it = cache.emplace(std::move(key), c).first;
-  }
+  if (it == cache.end()) it = cache.emplace(std::move(key), first_runnable(pass, h, d, x, w)).first;
   check_dnn(api().cudnnSetConvolutionMathType(d.conv, it->second.math), "convolution math type");
   return it->second;
 }
