@@ -19,6 +19,27 @@ Value Interp::load(const VarRef& ref, Atom name, const Span& where) {
   return v;
 }
 
+// Operands whose operators run no script code (numbers and tensors).
+static bool plain_operand(const Value& v) { return v.is_number() || v.is(ObjKind::Tensor); }
+
+// A variable operand read in place: tensors and numbers only, whose operators copy what they keep
+// (push_operand) before anything runs that could reassign the variable. Saves a reference-count
+// increment and decrement (locked instructions) per operand of every tensor expression.
+const Value* Interp::borrow_operand(const Expr& e) {
+  if (e.kind != ExprKind::Name) return nullptr;
+  const Value& v = slot(static_cast<const NameExpr&>(e).ref);
+  return plain_operand(v) ? &v : nullptr;
+}
+
+// True when evaluating [e] runs no code: a variable or a literal number.
+bool Interp::reads_only(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Name: case ExprKind::None: case ExprKind::Bool: case ExprKind::Int: case ExprKind::Float:
+      return true;
+    default: return false;
+  }
+}
+
 Value Interp::eval(const Expr& e) {
   switch (e.kind) {
     case ExprKind::None: return Value();
@@ -40,9 +61,16 @@ Value Interp::eval(const Expr& e) {
     // BinaryExpr: arithmetic and matmul, through operators.cpp
     case ExprKind::Binary: {
       auto& n = static_cast<const BinaryExpr&>(e);
-      Value l = eval(*n.lhs);
-      Value r = eval(*n.rhs);
-      return binary_op(*this, n.op, l, r, e.span);
+      Value lhold, rhold;
+      const Value* l = borrow_operand(*n.lhs);
+      if (!l || !reads_only(*n.rhs)) l = &(lhold = eval(*n.lhs));  // rhs may reassign lhs's variable
+      const Value* r = borrow_operand(*n.rhs);
+      if (!r) r = &(rhold = eval(*n.rhs));
+      if (!plain_operand(*l) || !plain_operand(*r)) {  // a script operator may run: own both operands
+        if (l != &lhold) l = &(lhold = *l);
+        if (r != &rhold) r = &(rhold = *r);
+      }
+      return binary_op(*this, n.op, *l, *r, e.span);
     }
     // UnaryExpr: -x, +x
     case ExprKind::Unary: {

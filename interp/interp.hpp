@@ -194,6 +194,8 @@ class Interp {
   void bind(const Pattern& p, Value v);
   Value& slot(const VarRef& ref);
   Value load(const VarRef& ref, Atom name, const Span& where);
+  const Value* borrow_operand(const Expr& e);
+  static bool reads_only(const Expr& e);
 
   Value eval_compound(const Expr& e);
   Value eval_collection(const Expr& e);

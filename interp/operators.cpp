@@ -141,7 +141,10 @@ Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const S
     if (!a.is_float() && !b.is_float()) return int_arith(op, a.as_int(), b.as_int(), where);
     return float_arith(op, a.to_double(), b.to_double(), where);
   }
-  if (g_hooks.binary && (a.is(ObjKind::Tensor) || b.is(ObjKind::Tensor))) return g_hooks.binary(in, op, a, b, where);
+  if (g_hooks.binary && (a.is(ObjKind::Tensor) || b.is(ObjKind::Tensor))) {
+    // undef: the other operand is an instance, whose reflected method (__radd__ ...) answers.
+    if (Value t = g_hooks.binary(in, op, a, b, where); !t.is_undef()) return t;
+  }
   Value r = sequence_op(op, a, b);
   if (r.is_undef() && op == BinaryOp::Mul && a.is_int()) r = sequence_op(op, b, a);
   if (r.is_undef()) r = instance_op(in, op, a, b);

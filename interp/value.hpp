@@ -31,6 +31,9 @@ class Object {
 
   ObjKind kind() const { return kind_; }
   void retain() { rc_.fetch_add(1, std::memory_order_relaxed); }
+  // The first reference of a new object, before any other thread can see it: a plain store, where
+  // retain() would pay a locked instruction.
+  void adopt_first() { rc_.store(1, std::memory_order_relaxed); }
   void release() {
     if (rc_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
@@ -55,6 +58,8 @@ class Ref {
  public:
   Ref() = default;
   Ref(T* p) : p_(p) { if (p_) p_->retain(); }  // NOLINT: implicit by design
+  struct Adopt {};
+  Ref(T* p, Adopt) : p_(p) {}  // takes over a reference [p] already holds (make())
   Ref(const Ref& o) : Ref(o.p_) {}
   Ref(Ref&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   template <class U>
@@ -62,6 +67,8 @@ class Ref {
   ~Ref() { if (p_) p_->release(); }
   Ref& operator=(Ref o) noexcept { std::swap(p_, o.p_); return *this; }
   T* get() const { return p_; }
+  // Gives up ownership without releasing: the caller now holds this reference.
+  T* leak() { return std::exchange(p_, nullptr); }
   T* operator->() const { return p_; }
   T& operator*() const { return *p_; }
   explicit operator bool() const { return p_ != nullptr; }
@@ -71,7 +78,11 @@ class Ref {
 };
 
 template <class T, class... A>
-Ref<T> make(A&&... args) { return Ref<T>(new T(std::forward<A>(args)...)); }
+Ref<T> make(A&&... args) {
+  T* p = new T(std::forward<A>(args)...);
+  p->adopt_first();
+  return Ref<T>(p, typename Ref<T>::Adopt{});
+}
 
 class Value {
  public:
@@ -87,6 +98,10 @@ class Value {
   Value(Object* o) : tag_(Tag::Obj), o_(o) { o_->retain(); }     // NOLINT
   template <class T>
   Value(const Ref<T>& r) : Value(static_cast<Object*>(r.get())) {}  // NOLINT
+  template <class T>
+  Value(Ref<T>&& r) : tag_(Tag::Obj), o_(r.leak()) {  // NOLINT: takes the reference over, no count change
+    if (!o_) tag_ = Tag::None;
+  }
   Value(const Value& v) : tag_(v.tag_), i_(v.i_) { if (is_obj()) o_->retain(); }
   Value(Value&& v) noexcept : tag_(v.tag_), i_(v.i_) { v.tag_ = Tag::None; }
   ~Value() { if (is_obj()) o_->release(); }

@@ -19,6 +19,11 @@ class ArgReader {
 
   // A Tensor argument; a Python number becomes a wrapped 0-dim tensor (lowest promotion priority).
   Tensor tensor(size_t i) const;
+  // The defined Tensor argument [i] in place (no reference-count traffic), or null for anything else.
+  const Tensor* tensor_in_place(size_t i) const {
+    const IValue& v = args_[i];
+    return v.is_tensor() && v.tensor().defined() ? &v.tensor() : nullptr;
+  }
   // An optional Tensor: undefined when None.
   Tensor opt_tensor(size_t i) const;
   std::vector<Tensor> tensors(size_t i) const;

@@ -38,6 +38,8 @@ void Context::add_layer(std::shared_ptr<DispatchLayer> layer, int order) {
 }
 
 void Context::remove_layer(const DispatchLayer* layer) {
+  for (LayerEntry& e : layers_)
+    if (e.layer.get() == layer) retired_layers_.push_back(e.layer);
   std::erase_if(layers_, [&](const LayerEntry& e) { return e.layer.get() == layer; });
 }
 

@@ -29,7 +29,10 @@ class Context {
 
   // Installs [layer] at position [order] (stable among equal orders). The context shares ownership.
   void add_layer(std::shared_ptr<DispatchLayer> layer, int order);
-  // Removes a layer installed with add_layer; no-op when absent.
+  // Removes a layer installed with add_layer; no-op when absent. The context keeps removed layers
+  // alive until it ends, so a dispatch running through one (which holds it by raw pointer: a
+  // shared_ptr copy per layer per op would cost two locked instructions) may remove it. Removal is
+  // rare (REPL tracing toggles), so the kept layers stay few.
   void remove_layer(const DispatchLayer* layer);
   const std::vector<LayerEntry>& layers() const { return layers_; }
   std::vector<LayerEntry>& layers() { return layers_; }
@@ -67,6 +70,7 @@ class Context {
 
  private:
   std::vector<LayerEntry> layers_;
+  std::vector<std::shared_ptr<DispatchLayer>> retired_layers_;  // see remove_layer
   bool grad_enabled_ = true;
   Generator generator_;
   uint64_t host_syncs_ = 0;

@@ -129,8 +129,8 @@ Tensors Next::operator()(OpId op, Args& args) const {
   std::vector<Context::LayerEntry>& layers = ctx_.layers();
   for (size_t i = index_; i < layers.size(); ++i) {
     if (!layers[i].enabled || layers[i].layer->passthrough()) continue;
-    std::shared_ptr<DispatchLayer> keep = layers[i].layer;  // survives removal during the call
-    return keep->call(op, args, Next(ctx_, i + 1));
+    DispatchLayer* layer = layers[i].layer.get();  // survives removal during the call (remove_layer)
+    return layer->call(op, args, Next(ctx_, i + 1));
   }
   return dispatch_backend(op, args);
 }

@@ -72,4 +72,12 @@ class IValue {
 using Args = PoolVector<IValue>;
 using Tensors = std::vector<Tensor>;
 
+// A kernel's single result, moved in: `return {t};` would copy it out of the initializer list (a
+// reference-count increment and decrement, both locked instructions, per op).
+inline Tensors one_tensor(Tensor t) {
+  Tensors r(1);
+  r[0] = std::move(t);
+  return r;
+}
+
 }  // namespace amps::rt

@@ -38,12 +38,18 @@ const std::string& node_name(OpId op) {
 
 bool is_list_op(const Args& args) { return !args.empty() && args[0].kind() == IValue::Kind::tensor_list; }
 
-// The tensors of the gradient slots (see BackwardCtx): list elements for cat/stack, else one per argument.
-PoolVector<Tensor> slot_tensors(const Args& args) {
-  if (is_list_op(args)) return PoolVector<Tensor>(args[0].tensors().begin(), args[0].tensors().end());
-  PoolVector<Tensor> t(args.size());
-  for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].is_tensor()) t[i] = args[i].tensor();
+// The tensors of the gradient slots (see BackwardCtx), in place in [args] (null for non-tensor
+// arguments): list elements for cat/stack, else one per argument. Pointers, not copies: a copy would
+// cost two locked reference-count updates per input per recorded op.
+PoolVector<const Tensor*> slot_tensors(const Args& args) {
+  PoolVector<const Tensor*> t;
+  if (is_list_op(args)) {
+    t.reserve(args[0].tensors().size());
+    for (const Tensor& x : args[0].tensors()) t.push_back(&x);
+    return t;
+  }
+  t.reserve(args.size());
+  for (const IValue& v : args) t.push_back(v.is_tensor() ? &v.tensor() : nullptr);
   return t;
 }
 
@@ -57,9 +63,9 @@ bool any_requires_grad(const Args& args) {
   return false;
 }
 
-bool aliases_input(const Tensor& t, std::span<const Tensor> inputs) {
-  for (const Tensor& i : inputs)
-    if (i.defined() && i.is_same(t)) return true;
+bool aliases_input(const Tensor& t, std::span<const Tensor* const> inputs) {
+  for (const Tensor* i : inputs)
+    if (i && i->defined() && i->is_same(t)) return true;
   return false;
 }
 
@@ -104,14 +110,15 @@ class OpNode final : public GradNode {
     for (SavedTensor& s : saved_out_) s.release();
   }
 
-  // Saves what the rule names: inputs (the pre-op clone of self for in-place ops is saved earlier).
-  void save(const Args& args, const Tensors& outs, bool inplace) {
+  // Saves what the rule names: inputs (the pre-op clone of self for in-place ops is saved earlier) and
+  // outputs, which remember [self] (this node) to get it back as their history when unpacked.
+  void save(const Args& args, const Tensors& outs, bool inplace, const std::shared_ptr<OpNode>& self) {
     for (size_t i = inplace ? 1 : 0; i < saved_in_.size() && i < 32; ++i)
       if ((rule_.saves & in_(int(i))) && args[i].is_tensor()) saved_in_[i] = SavedTensor(args[i].tensor(), false);
     if (!(rule_.saves & ~kInputBits)) return;
     saved_out_.resize(outs.size());
     for (size_t k = 0; k < outs.size() && k < 32; ++k)
-      if (rule_.saves & out_(int(k))) saved_out_[k] = SavedTensor(outs[k], true, uint32_t(k));
+      if (rule_.saves & out_(int(k))) saved_out_[k] = SavedTensor::output(outs[k], uint32_t(k), self);
   }
 
   static constexpr uint64_t kInputBits = 0xffffffffu;  // the in_(i) bits of Rule::saves
@@ -179,27 +186,35 @@ class AutogradLayer final : public DispatchLayer {
   Tensors record(OpId op, const Rule& rule, Args& args, const Next& next) {
     const bool inplace = op_has(op, opflag::inplace);
     auto node = std::allocate_shared<OpNode>(PoolAllocator<OpNode>{}, op, rule, args);
-    PoolVector<Tensor> inputs = slot_tensors(args);
-    if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0].clone(), false);
+    // Pointers into [args], which the kernel below does not reassign (dispatch_backend only clears an
+    // out= argument, and ops recorded here have none: check_no_out).
+    PoolVector<const Tensor*> inputs = slot_tensors(args);
+    if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0]->clone(), false);
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
     Tensors outs = below(op, args, next);
-    node->save(args, outs, inplace);
-    bind_outputs(node, inputs, outs, inplace);
+    node->save(args, outs, inplace, node);
+    if (inplace && is_view_inplace(*inputs[0])) {
+      bind_outputs(node, inputs, outs, inplace);
+      rebase_view(*inputs[0], node);  // after bind_outputs: replaces the view's history
+    } else {
+      bind_outputs(std::move(node), inputs, outs, inplace);
+    }
     remember_bases(op, args, outs);
-    if (inplace && is_view_inplace(inputs[0])) rebase_view(inputs[0], node);
     return outs;
   }
 
   // Outputs get the node as history, except non-floating ones and inputs returned unchanged (`to` a
-  // dtype the tensor already has).
-  static void bind_outputs(const std::shared_ptr<OpNode>& node, std::span<const Tensor> inputs, const Tensors& outs,
+  // dtype the tensor already has). The last output takes [node] over (no reference-count update).
+  static void bind_outputs(std::shared_ptr<OpNode> node, std::span<const Tensor* const> inputs, const Tensors& outs,
                            bool inplace) {
     node->out_meta.reserve(outs.size());
-    for (size_t k = 0; k < outs.size(); ++k) {
+    for (const Tensor& t : outs) push_meta(node->out_meta, t);
+    std::shared_ptr<GradNode> fn = std::move(node);
+    for (size_t k = outs.size(); k-- > 0;) {
       const Tensor& t = outs[k];
-      push_meta(node->out_meta, t);
       if (!t.defined() || !t.is_floating_point() || (!inplace && aliases_input(t, inputs))) continue;
-      set_history(t, node, uint32_t(k));
+      if (k == 0) set_history(t, std::move(fn), 0);
+      else set_history(t, fn, uint32_t(k));
     }
   }
 
@@ -249,12 +264,15 @@ Tensors record_function(const std::string& name, const Tensors& inputs, Tensors 
   for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
   if (!current_context().grad_enabled() || !any) return outputs;
   auto node = std::make_shared<FunctionNode>(name, std::move(backward));
-  connect_inputs(*node, inputs);
+  PoolVector<const Tensor*> in;
+  in.reserve(inputs.size());
+  for (const Tensor& t : inputs) in.push_back(&t);
+  connect_inputs(*node, in);
   for (size_t k = 0; k < outputs.size(); ++k) {
     Tensor& t = outputs[k];
     push_meta(node->out_meta, t);
     if (!t.defined() || !t.is_floating_point()) continue;
-    if (aliases_input(t, inputs)) t = native::alias(t);
+    if (aliases_input(t, in)) t = native::alias(t);
     set_history(t, node, uint32_t(k));
   }
   return outputs;

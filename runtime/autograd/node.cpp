@@ -11,7 +11,21 @@
 namespace amps::rt::autograd {
 namespace {
 
-std::atomic<uint64_t> g_next_seq{0};  // global so nodes of nested graphs still order by creation
+// Node numbers come from one global counter (so nodes of nested graphs still order by creation), taken
+// in blocks per thread: a recorded op then pays no locked instruction. Within a thread the numbers
+// grow; across threads they order only roughly, which the engine tolerates (seq only picks among
+// ready nodes, as PyTorch's per-thread sequence numbers do).
+std::atomic<uint64_t> g_next_seq{0};
+constexpr uint64_t kSeqBlock = 4096;
+
+uint64_t next_seq() {
+  thread_local uint64_t next = 0, end = 0;
+  if (next == end) {
+    next = g_next_seq.fetch_add(kSeqBlock, std::memory_order_relaxed);
+    end = next + kSeqBlock;
+  }
+  return next++;
+}
 
 constexpr const char* kBackwardTwice =
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -42,7 +56,7 @@ Tensor owned(Tensor g) {
 
 }  // namespace
 
-GradNode::GradNode() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
+GradNode::GradNode() : seq(next_seq()) {}
 
 std::string describe(const Tensor& t) {
   std::string dims;
@@ -51,8 +65,14 @@ std::string describe(const Tensor& t) {
   return fmt::format("[torch.{}{} [{}]]", cuda ? "cuda." : "", torch_type(t.dtype()), dims);
 }
 
-SavedTensor::SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr)
-    : output_nr_(output_nr), is_output_(is_output) {
+SavedTensor SavedTensor::output(const Tensor& t, uint32_t output_nr, const std::shared_ptr<GradNode>& owner) {
+  SavedTensor s(t, true);
+  s.output_nr_ = output_nr;
+  s.owner_ = owner;
+  return s;
+}
+
+SavedTensor::SavedTensor(const Tensor& t, bool is_output) : is_output_(is_output) {
   if (!t.defined()) return;
   version_ = t.version();
   data_ = is_output ? native::alias(t) : t;
@@ -72,7 +92,9 @@ Tensor SavedTensor::unpack(GradNode& owner) const {
   }
   if (!is_output_ || !data_.is_floating_point()) return data_;
   Tensor t = native::alias(data_);
-  set_history(t, owner.shared_from_this(), output_nr_);
+  std::shared_ptr<GradNode> node = owner_.lock();
+  AMPS_ASSERT(node.get() == &owner, "{}: saved output {} unpacked by another node", owner.name(), output_nr_);
+  set_history(t, std::move(node), output_nr_);
   return t;
 }
 
@@ -122,21 +144,27 @@ Edge gradient_edge(const Tensor& t) {
   return {std::static_pointer_cast<GradNode>(std::move(acc)), 0};
 }
 
-void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr) {
+void set_history(const Tensor& t, std::shared_ptr<GradNode> node, uint32_t nr) {
   AutogradMeta& m = const_cast<Tensor&>(t).ensure_autograd_meta();
-  m.grad_fn = node;
+  GradNode& n = *node;
+  m.grad_fn = std::move(node);
   m.output_nr = nr;
   if (!m.retains_grad) return;
-  if (node->retained.size() <= nr) node->retained.resize(nr + 1);
-  node->retained[nr] = t.impl_ptr();
+  if (n.retained.size() <= nr) n.retained.resize(nr + 1);
+  n.retained[nr] = t.impl_ptr();
 }
 
-void connect_inputs(GradNode& node, std::span<const Tensor> inputs) {
+void connect_inputs(GradNode& node, std::span<const Tensor* const> inputs) {
   node.next.reserve(inputs.size());
   node.in_meta.reserve(inputs.size());
-  for (const Tensor& t : inputs) {  // built in place: no default slot to overwrite
-    push_meta(node.in_meta, t);
-    node.next.push_back(t.defined() && t.is_floating_point() ? gradient_edge(t) : Edge{});
+  for (const Tensor* t : inputs) {  // built in place: no default slot to overwrite
+    if (!t) {
+      node.in_meta.emplace_back();
+      node.next.emplace_back();
+      continue;
+    }
+    push_meta(node.in_meta, *t);
+    node.next.push_back(t->defined() && t->is_floating_point() ? gradient_edge(*t) : Edge{});
   }
 }
 

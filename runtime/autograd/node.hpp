@@ -42,7 +42,7 @@ using GradHook = std::function<Tensor(const Tensor&)>;
 // A node of the backward graph. Gradient slot i of apply()'s result goes along next[i]; input k of
 // apply() is the gradient of the forward's output k. Nodes created later have larger seq, so the engine
 // runs them first among ready nodes (PyTorch's order).
-class GradNode : public Node, public std::enable_shared_from_this<GradNode> {
+class GradNode : public Node {
  public:
   GradNode();
   PoolVector<Edge> next;             // pooled, like the node: every recorded op fills these
@@ -61,11 +61,16 @@ class GradNode : public Node, public std::enable_shared_from_this<GradNode> {
 };
 
 // A tensor saved for backward with its version at save time. An output of the saving node is kept
-// without its autograd slot (no node -> tensor -> node cycle) and gets it back on unpack.
+// without its autograd slot (no node -> tensor -> node cycle) and gets it back on unpack, from a weak
+// reference to that node (so nodes need no enable_shared_from_this, whose weak count every recorded
+// op would pay for in locked instructions).
 class SavedTensor {
  public:
   SavedTensor() = default;
-  SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr = 0);
+  // An input of the saving node.
+  SavedTensor(const Tensor& t, bool is_output);
+  // Output [output_nr] of [owner], the saving node.
+  static SavedTensor output(const Tensor& t, uint32_t output_nr, const std::shared_ptr<GradNode>& owner);
   // The saved tensor; RuntimeError when it was freed or modified in place since it was saved.
   Tensor unpack(GradNode& owner) const;
   void release();
@@ -78,6 +83,7 @@ class SavedTensor {
   bool is_output_ = false;
   bool released_ = false;
   std::string producer_;  // "which is output 0 of TanhBackward0", for the version error
+  std::weak_ptr<GradNode> owner_;  // outputs: the saving node
 };
 
 // Accumulates into a leaf's .grad (runs the leaf's hooks first).
@@ -108,10 +114,10 @@ class FunctionNode final : public GradNode {
 // it requires grad, else an invalid edge.
 Edge gradient_edge(const Tensor& t);
 // Makes [node] the history of output [nr] tensor [t] (sets grad_fn/output_nr; keeps retain_grad).
-void set_history(const Tensor& t, const std::shared_ptr<GradNode>& node, uint32_t nr);
+void set_history(const Tensor& t, std::shared_ptr<GradNode> node, uint32_t nr);
 // Appends the edges and metas of [inputs] to [node]'s next/in_meta, which are empty (a new node);
-// undefined tensors get invalid edges.
-void connect_inputs(GradNode& node, std::span<const Tensor> inputs);
+// null or undefined tensors get invalid edges.
+void connect_inputs(GradNode& node, std::span<const Tensor* const> inputs);
 // "[torch.FloatTensor [2, 3]]": PyTorch's description of a tensor in autograd errors.
 std::string describe(const Tensor& t);
 // True while a backward with create_graph runs on this thread (AccumulateGrad keeps the graph then).

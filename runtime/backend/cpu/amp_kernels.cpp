@@ -58,7 +58,7 @@ Tensors k_update_scale(const ArgReader& a, const KernelContext&) {
   if (*found.data<float>() != 0.0f) {
     *s = float(double(*s) * backoff);
     *t = 0;
-    return {scale};
+    return one_tensor(scale);
   }
   const int64_t successful = int64_t(*t) + 1;
   if (successful == interval) {
@@ -68,7 +68,7 @@ Tensors k_update_scale(const ArgReader& a, const KernelContext&) {
   } else {
     *t = int32_t(successful);
   }
-  return {scale};
+  return one_tensor(scale);
 }
 
 }  // namespace

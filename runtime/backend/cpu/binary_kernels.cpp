@@ -154,9 +154,10 @@ Tensor dense_binary(Bin op, const Tensor& x, const Tensor& y, const KernelContex
 }
 
 Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
-  Tensor x = a.tensor(0), y = a.tensor(1);
   if (!inplace)
-    if (Tensor out = dense_binary(op, x, y, kc, alpha); out.defined()) return out;
+    if (const Tensor *xp = a.tensor_in_place(0), *yp = a.tensor_in_place(1); xp && yp)
+      if (Tensor out = dense_binary(op, *xp, *yp, kc, alpha); out.defined()) return out;
+  Tensor x = a.tensor(0), y = a.tensor(1);
   const DType dt = compute_dtype_for(op, x, y);
   check_operands(op, a.op(), dt, y);
   Dims shape = broadcast_pair(x, y, op_name(a.op()));
@@ -181,10 +182,8 @@ Bin div_kind(const ArgReader& a, size_t i) {
   AMPS_FAIL("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", *mode);
 }
 
-#define AMPS_BINARY_KERNEL(name, kind, inplace)                                          \
-  Tensors k_##name(const ArgReader& a, const KernelContext& kc) {                        \
-    return {binary(kind, a, kc, inplace)};                                               \
-  }
+#define AMPS_BINARY_KERNEL(name, kind, inplace) \
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(kind, a, kc, inplace)); }
 AMPS_BINARY_KERNEL(mul, Bin::mul, false)
 AMPS_BINARY_KERNEL(mul_, Bin::mul, true)
 AMPS_BINARY_KERNEL(pow, Bin::pow, false)
@@ -203,12 +202,20 @@ AMPS_BINARY_KERNEL(logical_and, Bin::land, false)
 AMPS_BINARY_KERNEL(logical_or, Bin::lor, false)
 #undef AMPS_BINARY_KERNEL
 
-Tensors k_add(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::add, a, kc, false, a.scalar(2))}; }
-Tensors k_add_(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::add, a, kc, true, a.scalar(2))}; }
-Tensors k_sub(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::sub, a, kc, false, a.scalar(2))}; }
-Tensors k_sub_(const ArgReader& a, const KernelContext& kc) { return {binary(Bin::sub, a, kc, true, a.scalar(2))}; }
-Tensors k_div(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, false)}; }
-Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, true)}; }
+Tensors k_add(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(Bin::add, a, kc, false, a.scalar(2)));
+}
+Tensors k_add_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(Bin::add, a, kc, true, a.scalar(2)));
+}
+Tensors k_sub(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(Bin::sub, a, kc, false, a.scalar(2)));
+}
+Tensors k_sub_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(Bin::sub, a, kc, true, a.scalar(2)));
+}
+Tensors k_div(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(div_kind(a, 2), a, kc, false)); }
+Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(div_kind(a, 2), a, kc, true)); }
 
 // ---- ternary ops ----
 
@@ -246,12 +253,24 @@ Tensor ternary(Tern op, const ArgReader& a, const KernelContext& kc, bool inplac
   return inplace ? x : out;
 }
 
-Tensors k_addcmul(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcmul, a, kc, false, a.scalar(3))}; }
-Tensors k_addcmul_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcmul, a, kc, true, a.scalar(3))}; }
-Tensors k_addcdiv(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcdiv, a, kc, false, a.scalar(3))}; }
-Tensors k_addcdiv_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::addcdiv, a, kc, true, a.scalar(3))}; }
-Tensors k_lerp(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::lerp, a, kc, false, 1.0)}; }
-Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) { return {ternary(Tern::lerp, a, kc, true, 1.0)}; }
+Tensors k_addcmul(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::addcmul, a, kc, false, a.scalar(3)));
+}
+Tensors k_addcmul_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::addcmul, a, kc, true, a.scalar(3)));
+}
+Tensors k_addcdiv(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::addcdiv, a, kc, false, a.scalar(3)));
+}
+Tensors k_addcdiv_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::addcdiv, a, kc, true, a.scalar(3)));
+}
+Tensors k_lerp(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::lerp, a, kc, false, 1.0));
+}
+Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(Tern::lerp, a, kc, true, 1.0));
+}
 
 Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
@@ -262,7 +281,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor out = Tensor::empty(shape, dt, kc.device);
   Tensor cc = cast(c, dt), xc = cast(x, dt), yc = cast(y, dt);
   AMPS_DISPATCH_ALL(dt, T, [&] { ternary_apply<T>(Tern::where, out, cc, xc, yc, 0.0); });
-  return {out};
+  return one_tensor(out);
 }
 
 Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
@@ -278,8 +297,8 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   return out;
 }
 
-Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
-Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
+Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return one_tensor(masked_fill(a, kc, false)); }
+Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return one_tensor(masked_fill(a, kc, true)); }
 
 // ---- threshold_backward: relu's gradient in one pass, without a mask tensor ----
 
@@ -324,7 +343,7 @@ Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
     parallel_for(out.numel(), kParallelGrain,
                  [&](int64_t b, int64_t e) { threshold_run<T>(o + b, gp + b, xp + b, th, e - b); });
   });
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

@@ -53,11 +53,11 @@ Tensors k_conv_backward_input(const ArgReader& a, const KernelContext& kc) {
   common::check_conv_backward_shapes(a.op(), in, w.sizes(), g, p);
   const DType dt = promote(g.dtype(), w.dtype());
   Tensor gi = Tensor::empty(in, dt, kc.device);
-  if (gi.numel() == 0) return {gi};
+  if (gi.numel() == 0) return one_tensor(gi);
   if (g.numel() == 0 || w.numel() == 0) fill(gi, Scalar(0.0));
   else if (dt == DType::float64) ref::conv_backward_data(p, dense(g, dt), dense(w, dt), gi);
   else dnnl_cpu::conv_backward_data(p, dnnl_arg(cast(g, dt)), dnnl_arg(cast(w, dt)), dnnl_arg(gi));
-  return {gi};
+  return one_tensor(gi);
 }
 
 // convolution_backward_weight(grad_output, input, weight_sizes, ...) -> (grad_weight, grad_bias)

@@ -40,7 +40,7 @@ Tensors k_arange(const ArgReader& a, const KernelContext& kc) {
   bool floating = start.is_floating() || end->is_floating() || step.is_floating();
   DType dt = a.opt_dtype(3).value_or(floating ? DType::float32 : DType::int64);
   int64_t n = span > 0 ? int64_t(std::ceil(span)) : 0;
-  return {finish_factory(a, 5, ramp(n, start.to_double(), step.to_double(), dt, kc.device))};
+  return one_tensor(finish_factory(a, 5, ramp(n, start.to_double(), step.to_double(), dt, kc.device)));
 }
 
 Tensors k_linspace(const ArgReader& a, const KernelContext& kc) {
@@ -49,7 +49,7 @@ Tensors k_linspace(const ArgReader& a, const KernelContext& kc) {
   AMPS_CHECK(steps >= 0, "linspace: number of steps must be non-negative");
   double step = steps > 1 ? (end - start) / double(steps - 1) : 0.0;
   DType dt = a.opt_dtype(3).value_or(DType::float32);
-  return {finish_factory(a, 5, ramp(steps, start, step, dt, kc.device))};
+  return one_tensor(finish_factory(a, 5, ramp(steps, start, step, dt, kc.device)));
 }
 
 Tensors k_eye(const ArgReader& a, const KernelContext& kc) {
@@ -60,7 +60,7 @@ Tensors k_eye(const ArgReader& a, const KernelContext& kc) {
   AMPS_DISPATCH_ALL(t.dtype(), T, [&] {
     for (int64_t i = 0; i < std::min(n, m); ++i) t.data<T>()[i * m + i] = T(1);
   });
-  return {finish_factory(a, 4, t)};
+  return one_tensor(finish_factory(a, 4, t));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   for (int64_t p = 0; p < outer; ++p)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[i]) * inner + j] += v[(p * n + i) * inner + j];
-  return {cast(res, input.dtype())};
+  return one_tensor(cast(res, input.dtype()));
 }
 
 // out = input; out[i with i_dim = index[i]] += src[i] for every position i of index.
@@ -65,7 +65,7 @@ Tensors k_scatter_add(const ArgReader& a, const KernelContext&) {
     AMPS_CHECK_INDEX(ix[f] >= 0 && (res.dim() == 0 || ix[f] < res.size(d)), "index {} is out of bounds", ix[f]);
     o[off] += v[f];
   }
-  return {cast(res, input.dtype())};
+  return one_tensor(cast(res, input.dtype()));
 }
 
 Tensors k_slice_backward(const ArgReader& a, const KernelContext& kc) {
@@ -73,7 +73,7 @@ Tensors k_slice_backward(const ArgReader& a, const KernelContext& kc) {
   Tensor out = Tensor::empty(a.ints(1), g.dtype(), kc.device);
   fill(out, Scalar(0.0));
   copy_into(native::slice(out, a.i64(2), a.opt_i64(3), a.opt_i64(4), a.i64(5)), g);
-  return {out};
+  return one_tensor(out);
 }
 
 Tensors k_select_backward(const ArgReader& a, const KernelContext& kc) {
@@ -81,7 +81,7 @@ Tensors k_select_backward(const ArgReader& a, const KernelContext& kc) {
   Tensor out = Tensor::empty(a.ints(1), g.dtype(), kc.device);
   fill(out, Scalar(0.0));
   copy_into(native::select(out, a.i64(2), a.i64(3)), g);
-  return {out};
+  return one_tensor(out);
 }
 
 // One pooling window along one spatial dim: [lo, hi) clipped to the input, and its unclipped size.

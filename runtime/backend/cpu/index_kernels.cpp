@@ -35,7 +35,7 @@ Tensor index_select_impl(const Tensor& x, int64_t dim_arg, const Tensor& index, 
 }
 
 Tensors k_index_select(const ArgReader& a, const KernelContext& kc) {
-  return {index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device)};
+  return one_tensor(index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device));
 }
 
 Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
@@ -58,7 +58,7 @@ Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
       o[flat] = in[src];
     }
   });
-  return {out};
+  return one_tensor(out);
 }
 
 // Writes source slices into [target] at index positions along dim.
@@ -77,20 +77,20 @@ Tensors k_index_copy(const ArgReader& a, const KernelContext& kc) {
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   copy_into(out, x);
   index_copy_into(out, a.i64(1), a.tensor(2), a.tensor(3));
-  return {out};
+  return one_tensor(out);
 }
 
 Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
   Tensor x = a.tensor(0);
   index_copy_into(x, a.i64(1), a.tensor(2), a.tensor(3));
-  return {x};
+  return one_tensor(x);
 }
 
 Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
   Tensor input = a.tensor(0), weight = a.tensor(1);
   common::check_embedding(input, weight);
   Tensor flat = index_select_impl(weight, 0, reshape(input, {-1}), kc.device);
-  return {native::view(flat, common::embedding_shape(input, weight))};
+  return one_tensor(native::view(flat, common::embedding_shape(input, weight)));
 }
 
 Tensors k_one_hot(const ArgReader& a, const KernelContext& kc) {
@@ -111,7 +111,7 @@ Tensors k_one_hot(const ArgReader& a, const KernelContext& kc) {
     AMPS_CHECK(c >= 0 && c < n, "Class values must be non-negative and smaller than num_classes ({}), got {}", n, c);
     out.data<int64_t>()[int64_t(i) * n + c] = 1;
   }
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ Tensors k_cholesky(const ArgReader& a, const KernelContext& kc) {
     return fmt::format("The factorization could not be completed because the input is not positive-definite (the "
                        "leading minor of order {} is not positive-definite).", k);
   });
-  return {cast(upper ? contiguous(native::transpose(l, -2, -1)) : l, x.dtype())};
+  return one_tensor(cast(upper ? contiguous(native::transpose(l, -2, -1)) : l, x.dtype()));
 }
 
 Tensors k_inverse(const ArgReader& a, const KernelContext& kc) {
@@ -105,7 +105,7 @@ Tensors k_inverse(const ArgReader& a, const KernelContext& kc) {
     return fmt::format("The diagonal element {} is zero, the inversion could not be completed because the input "
                        "matrix is singular.", k);
   });
-  return {cast(inv, x.dtype())};
+  return one_tensor(cast(inv, x.dtype()));
 }
 
 // qr(input, some): Q [m, k], R [k, n] when some (k = min(m, n)), else Q [m, m], R [m, n].
@@ -209,7 +209,7 @@ Tensors k_cdist(const ArgReader& a, const KernelContext& kc) {
                        o[row * R + j] = T(p_distance(p1 + row * M, p2 + (row / P * R + j) * M, M, p));
                  });
   });
-  return {cast(out, dt)};
+  return one_tensor(cast(out, dt));
 }
 
 // trace of a 2-D tensor: floats keep their dtype, integers and bool sum to int64 (as torch.trace).

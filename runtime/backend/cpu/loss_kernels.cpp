@@ -119,9 +119,9 @@ Tensors k_cross_entropy(const ArgReader& a, const KernelContext& kc) {
   if (is_floating(c.target.dtype())) {
     AMPS_CHECK(c.target.sizes() == input.sizes(), "cross_entropy: target of probabilities must have the input's "
                "shape {}, got {}", format_shape(input.sizes()), format_shape(c.target.sizes()));
-    return {probs_loss(lp, rows, C, c, input)};
+    return one_tensor(probs_loss(lp, rows, C, c, input));
   }
-  return {nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype())};
+  return one_tensor(nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype()));
 }
 
 Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
@@ -131,7 +131,7 @@ Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
              dtype_name(c.target.dtype()));
   int64_t rows = 0, C = 0;
   std::vector<double> lp = class_rows(input, rows, C);
-  return {nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype())};
+  return one_tensor(nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype()));
 }
 
 // Pointwise regression losses over broadcast input/target.
@@ -144,11 +144,13 @@ template <typename F> Tensor pointwise_loss(const ArgReader& a, Device dev, Redu
 }
 
 Tensors k_mse_loss(const ArgReader& a, const KernelContext& kc) {
-  return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return (x - y) * (x - y); })};
+  return one_tensor(
+      pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return (x - y) * (x - y); }));
 }
 
 Tensors k_l1_loss(const ArgReader& a, const KernelContext& kc) {
-  return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return std::fabs(x - y); })};
+  return one_tensor(
+      pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [](double x, double y) { return std::fabs(x - y); }));
 }
 
 Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext& kc) {
@@ -173,7 +175,7 @@ Tensors k_bce(const ArgReader& a, const KernelContext& kc) {
     AMPS_CHECK(xs[i] >= 0 && xs[i] <= 1, "all elements of input should be between 0 and 1");
     l[i] = -w[i] * (ys[i] * std::max(std::log(xs[i]), -100.0) + (1 - ys[i]) * std::max(std::log1p(-xs[i]), -100.0));
   }
-  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device)};
+  return one_tensor(reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device));
 }
 
 Tensors k_bce_logits(const ArgReader& a, const KernelContext& kc) {
@@ -186,7 +188,7 @@ Tensors k_bce_logits(const ArgReader& a, const KernelContext& kc) {
     double lw = (p[i] - 1) * ys[i] + 1;
     l[i] = w[i] * ((1 - ys[i]) * xs[i] + lw * (std::log1p(std::exp(-std::fabs(xs[i]))) + std::max(-xs[i], 0.0)));
   }
-  return {reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device)};
+  return one_tensor(reduce_losses(l, x.sizes(), parse_reduction(a.str(3)), double(l.size()), x.dtype(), kc.device));
 }
 
 // Cosine of rows of [x1], [x2] ([N, D] or [D]); eps guards the norms as PyTorch's EPSILON (1e-12).
@@ -215,7 +217,7 @@ Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext& kc) {
   const double margin = a.f64(3);
   for (size_t i = 0; i < l.size(); ++i) l[i] = t[i] > 0 ? 1 - cos[i] : std::max(0.0, cos[i] - margin);
   Dims shape = x1.dim() == 1 ? Dims{} : Dims{x1.size(0)};
-  return {reduce_losses(l, shape, parse_reduction(a.str(4)), double(l.size()), x1.dtype(), kc.device)};
+  return one_tensor(reduce_losses(l, shape, parse_reduction(a.str(4)), double(l.size()), x1.dtype(), kc.device));
 }
 
 Tensors k_cosine_similarity(const ArgReader& a, const KernelContext& kc) {
@@ -226,7 +228,8 @@ Tensors k_cosine_similarity(const ArgReader& a, const KernelContext& kc) {
   Tensor q = reshape(contiguous(native::transpose(native::expand(x2, shape), dim, -1)), {-1, shape[size_t(dim)]});
   Dims out_shape = shape;
   out_shape.erase(out_shape.begin() + dim);
-  return {doubles_on(row_cosines(p, q, a.f64(3), true), out_shape, promote(x1.dtype(), x2.dtype()), kc.device)};
+  return one_tensor(
+      doubles_on(row_cosines(p, q, a.f64(3), true), out_shape, promote(x1.dtype(), x2.dtype()), kc.device));
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ Tensor softmax_impl(const ArgReader& a, const KernelContext& kc, bool log) {
   return x.dim() == 0 ? native::squeeze(out, {0}) : out;
 }
 
-Tensors k_softmax(const ArgReader& a, const KernelContext& kc) { return {softmax_impl(a, kc, false)}; }
-Tensors k_log_softmax(const ArgReader& a, const KernelContext& kc) { return {softmax_impl(a, kc, true)}; }
+Tensors k_softmax(const ArgReader& a, const KernelContext& kc) { return one_tensor(softmax_impl(a, kc, false)); }
+Tensors k_log_softmax(const ArgReader& a, const KernelContext& kc) { return one_tensor(softmax_impl(a, kc, true)); }
 
 // Normalises each of [groups] contiguous runs of [n] doubles in place; returns nothing.
 void normalize_runs(double* p, int64_t groups, int64_t n, double eps) {
@@ -73,13 +73,13 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   const double eps = a.f64(4);
   const int64_t n = common::layer_norm_width(x, shape);
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  if (out.numel() == 0) return {out};
+  if (out.numel() == 0) return one_tensor(out);
   if (dnnl_dtype_ok(x.dtype())) {
     Tensor wc = w.defined() ? contiguous(w) : w, bc = b.defined() ? contiguous(b) : b;
     auto wa = opt_arg(wc), ba = opt_arg(bc);
     dnnl_cpu::layer_norm_forward(dnnl_arg(x), int(shape.size()), wa ? &*wa : nullptr, ba ? &*ba : nullptr,
                                  dnnl_arg(out), nullptr, nullptr, float(eps));
-    return {out};
+    return one_tensor(out);
   }
   Tensor y = contiguous(cast(x, DType::float64));
   y = y.is_same(x) ? cast_device(x, x.device()) : y;
@@ -87,7 +87,7 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor r = w.defined() ? cast(w, DType::float64) : Tensor::scalar(1.0, DType::float64);
   Tensor s = b.defined() ? cast(b, DType::float64) : Tensor::scalar(0.0, DType::float64);
   map3<double, double>(out, y, r, s, [](double v, double g, double c) { return v * g + c; });
-  return {out};
+  return one_tensor(out);
 }
 
 // Per-channel affine of a normalised float64 tensor [N, C, *] into [out].
@@ -147,7 +147,7 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
     update_running(rm, mean, momentum);
     update_running(rv, unbiased, momentum);
   }
-  return {out};
+  return one_tensor(out);
 }
 
 Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
@@ -162,7 +162,7 @@ Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
   if (y.numel() > 0) normalize_runs(y.data<double>(), N * G, y.numel() / (N * G), a.f64(4));
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   channel_affine(y, w, b, out);
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

@@ -215,11 +215,11 @@ Tensors k_max_pool2d_backward(const ArgReader& a, const KernelContext& kc) {
   const MaxGeo g = max_geo(pl, x, shape);
   if (gi.numel() > 0)
     AMPS_DISPATCH_FLOAT(gi.dtype(), "max_pool2d_backward", T, [&] { max_pool_backward<T>(x, go, g, gi); });
-  return {gi};
+  return one_tensor(gi);
 }
 
 Tensors k_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
-  return {run_avg_pool(a.op(), read_pool(a, false), kc.device)};
+  return one_tensor(run_avg_pool(a.op(), read_pool(a, false), kc.device));
 }
 
 // Adaptive average pooling: output cell i covers [floor(i*in/out), ceil((i+1)*in/out)).
@@ -243,7 +243,7 @@ Tensors k_adaptive_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
         o[(p * OH + i) * OW + j] = s / double((h1 - h0) * (w1 - w0));
       }
   Tensor out = cast(res, x.dtype());
-  return {x.dim() == 3 ? native::squeeze(out, {0}) : out};
+  return one_tensor(x.dim() == 3 ? native::squeeze(out, {0}) : out);
 }
 
 }  // namespace

@@ -34,13 +34,13 @@ Tensor finish(const ArgReader& a, size_t rg, Tensor t) {
 Tensors k_rand(const ArgReader& a, const KernelContext& kc) {
   Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(DType::float32), kc.device);
   Generator& g = kc.ctx.generator();
-  return {finish(a, 3, fill_any(t, [&] { return g.uniform_double(); }))};
+  return one_tensor(finish(a, 3, fill_any(t, [&] { return g.uniform_double(); })));
 }
 
 Tensors k_randn(const ArgReader& a, const KernelContext& kc) {
   Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(DType::float32), kc.device);
   Generator& g = kc.ctx.generator();
-  return {finish(a, 3, fill_any(t, [&] { return g.normal(); }))};
+  return one_tensor(finish(a, 3, fill_any(t, [&] { return g.normal(); })));
 }
 
 Tensors k_randint(const ArgReader& a, const KernelContext& kc) {
@@ -48,7 +48,7 @@ Tensors k_randint(const ArgReader& a, const KernelContext& kc) {
   AMPS_CHECK(lo < hi, "random_ expects 'from' to be less than 'to', but got from={} >= to={}", lo, hi);
   Tensor t = Tensor::empty(a.ints(2), a.opt_dtype(3).value_or(DType::int64), kc.device);
   Generator& g = kc.ctx.generator();
-  return {fill_any(t, [&] { return double(lo + int64_t(g.below(uint64_t(hi - lo)))); })};
+  return one_tensor(fill_any(t, [&] { return double(lo + int64_t(g.below(uint64_t(hi - lo)))); }));
 }
 
 Tensors k_randperm(const ArgReader& a, const KernelContext& kc) {
@@ -60,7 +60,7 @@ Tensors k_randperm(const ArgReader& a, const KernelContext& kc) {
   for (int64_t i = n - 1; i > 0; --i) std::swap(perm[size_t(i)], perm[size_t(g.below(uint64_t(i + 1)))]);
   size_t k = 0;
   Tensor t = Tensor::empty({n}, a.opt_dtype(1).value_or(DType::int64), kc.device);
-  return {fill_any(t, [&] { return double(perm[k++]); })};
+  return one_tensor(fill_any(t, [&] { return double(perm[k++]); }));
 }
 
 Tensor like(const ArgReader& a) {
@@ -70,33 +70,33 @@ Tensor like(const ArgReader& a) {
 
 Tensors k_rand_like(const ArgReader& a, const KernelContext& kc) {
   Generator& g = kc.ctx.generator();
-  return {finish(a, 3, fill_any(like(a), [&] { return g.uniform_double(); }))};
+  return one_tensor(finish(a, 3, fill_any(like(a), [&] { return g.uniform_double(); })));
 }
 
 Tensors k_randn_like(const ArgReader& a, const KernelContext& kc) {
   Generator& g = kc.ctx.generator();
-  return {finish(a, 3, fill_any(like(a), [&] { return g.normal(); }))};
+  return one_tensor(finish(a, 3, fill_any(like(a), [&] { return g.normal(); })));
 }
 
 Tensors k_normal_(const ArgReader& a, const KernelContext& kc) {
   const double mean = a.f64(1), std = a.f64(2);
   AMPS_CHECK(std >= 0, "normal expects std >= 0.0, but found std {}", std);
   Generator& g = kc.ctx.generator();
-  return {fill_any(a.tensor(0), [&] { return mean + std * g.normal(); })};
+  return one_tensor(fill_any(a.tensor(0), [&] { return mean + std * g.normal(); }));
 }
 
 Tensors k_uniform_(const ArgReader& a, const KernelContext& kc) {
   const double from = a.f64(1), to = a.f64(2);
   AMPS_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
   Generator& g = kc.ctx.generator();
-  return {fill_any(a.tensor(0), [&] { return from + (to - from) * g.uniform_double(); })};
+  return one_tensor(fill_any(a.tensor(0), [&] { return from + (to - from) * g.uniform_double(); }));
 }
 
 Tensors k_bernoulli_(const ArgReader& a, const KernelContext& kc) {
   const double p = a.f64(1);
   AMPS_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
   Generator& g = kc.ctx.generator();
-  return {fill_any(a.tensor(0), [&] { return g.uniform_double() < p ? 1.0 : 0.0; })};
+  return one_tensor(fill_any(a.tensor(0), [&] { return g.uniform_double() < p ? 1.0 : 0.0; }));
 }
 
 // (output, keep-mask): kept elements are scaled by 1/(1-p); p == 1 drops everything.
@@ -120,7 +120,7 @@ Tensors dropout_impl(const Tensor& x, double p, bool training, const KernelConte
 }
 
 Tensors k_dropout(const ArgReader& a, const KernelContext& kc) {
-  return {dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc)[0]};
+  return one_tensor(dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc)[0]);
 }
 
 Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {

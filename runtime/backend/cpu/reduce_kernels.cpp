@@ -283,10 +283,18 @@ Tensor extreme_indices(const Tensor& x, const std::optional<Dims>& dims, bool ke
   });
 }
 
-Tensors k_max(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), std::nullopt, false, true, a.op(), kc.device)}; }
-Tensors k_min(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), std::nullopt, false, false, a.op(), kc.device)}; }
-Tensors k_amax(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), a.ints(1), a.boolean(2), true, a.op(), kc.device)}; }
-Tensors k_amin(const ArgReader& a, const KernelContext& kc) { return {extreme_values(a.tensor(0), a.ints(1), a.boolean(2), false, a.op(), kc.device)}; }
+Tensors k_max(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(extreme_values(a.tensor(0), std::nullopt, false, true, a.op(), kc.device));
+}
+Tensors k_min(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(extreme_values(a.tensor(0), std::nullopt, false, false, a.op(), kc.device));
+}
+Tensors k_amax(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(extreme_values(a.tensor(0), a.ints(1), a.boolean(2), true, a.op(), kc.device));
+}
+Tensors k_amin(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(extreme_values(a.tensor(0), a.ints(1), a.boolean(2), false, a.op(), kc.device));
+}
 
 Tensors extreme_dim(const ArgReader& a, const KernelContext& kc, bool want_max) {
   Tensor x = a.tensor(0);
@@ -301,9 +309,9 @@ Tensors k_min_dim(const ArgReader& a, const KernelContext& kc) { return extreme_
 Tensors arg_kernel(const ArgReader& a, const KernelContext& kc, bool want_max) {
   Tensor x = a.tensor(0);
   std::optional<int64_t> d = a.opt_i64(1);
-  if (d) return {extreme_indices(x, Dims{*d}, a.boolean(2), want_max, a.op(), kc.device)};
+  if (d) return one_tensor(extreme_indices(x, Dims{*d}, a.boolean(2), want_max, a.op(), kc.device));
   Tensor flat = extreme_indices(reshape(x, {-1}), Dims{0}, false, want_max, a.op(), kc.device);
-  return {a.boolean(2) ? native::view(flat, Dims(size_t(x.dim()), 1)) : flat};
+  return one_tensor(a.boolean(2) ? native::view(flat, Dims(size_t(x.dim()), 1)) : flat);
 }
 Tensors k_argmax(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, true); }
 Tensors k_argmin(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, false); }
@@ -324,8 +332,8 @@ Tensor var_like(const ArgReader& a, const KernelContext& kc, bool take_sqrt) {
     });
   });
 }
-Tensors k_var(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc, false)}; }
-Tensors k_std(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc, true)}; }
+Tensors k_var(const ArgReader& a, const KernelContext& kc) { return one_tensor(var_like(a, kc, false)); }
+Tensors k_std(const ArgReader& a, const KernelContext& kc) { return one_tensor(var_like(a, kc, true)); }
 
 template <typename T> double row_norm(const T* p, int64_t n, double ord) {
   double acc = ord == -INFINITY ? INFINITY : 0.0;
@@ -405,7 +413,7 @@ Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
       for (int64_t j = 0; j < inner; ++j) o[i * inner + j] = T(s += acc_t<compute_t<T>>(compute_t<T>(in[i * inner + j])));
     }
   });
-  return {x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1))};
+  return one_tensor(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)));
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ Tensor triangle(const Tensor& self, int64_t k, bool lower) {
   return out;
 }
 
-Tensors k_tril(const ArgReader& a, const KernelContext&) { return {triangle(a.tensor(0), a.i64(1), true)}; }
-Tensors k_triu(const ArgReader& a, const KernelContext&) { return {triangle(a.tensor(0), a.i64(1), false)}; }
+Tensors k_tril(const ArgReader& a, const KernelContext&) { return one_tensor(triangle(a.tensor(0), a.i64(1), true)); }
+Tensors k_triu(const ArgReader& a, const KernelContext&) { return one_tensor(triangle(a.tensor(0), a.i64(1), false)); }
 
 }  // namespace
 

@@ -149,10 +149,10 @@ Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, U
   return out;
 }
 
-#define AMPS_UNARY(name, kind)                                                                           \
-  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, false)}; }
-#define AMPS_UNARY_(name, kind)                                                                          \
-  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, true)}; }
+#define AMPS_UNARY(name, kind) \
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return one_tensor(unary(kind, a, kc, false)); }
+#define AMPS_UNARY_(name, kind) \
+  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return one_tensor(unary(kind, a, kc, true)); }
 AMPS_UNARY(neg, Un::neg) AMPS_UNARY_(neg, Un::neg)
 AMPS_UNARY(abs, Un::abs) AMPS_UNARY_(abs, Un::abs)
 AMPS_UNARY(square, Un::square)
@@ -186,15 +186,19 @@ AMPS_UNARY(logical_not, Un::logical_not)
 Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
   std::string mode = a.str(1);
   AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
-  return {unary(mode == "none" ? Un::gelu : Un::gelu_tanh, a, kc, false)};
+  return one_tensor(unary(mode == "none" ? Un::gelu : Un::gelu_tanh, a, kc, false));
 }
 
 UnParams leaky_params(const ArgReader& a) { return UnParams{a.scalar(1).to_double()}; }
-Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) { return {unary(Un::leaky_relu, a, kc, false, leaky_params(a))}; }
-Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::leaky_relu, a, kc, true, leaky_params(a))}; }
+Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(Un::leaky_relu, a, kc, false, leaky_params(a)));
+}
+Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(Un::leaky_relu, a, kc, true, leaky_params(a)));
+}
 
 Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
-  return {unary(Un::softplus, a, kc, false, UnParams{a.scalar(1).to_double(), a.scalar(2).to_double()})};
+  return one_tensor(unary(Un::softplus, a, kc, false, UnParams{a.scalar(1).to_double(), a.scalar(2).to_double()}));
 }
 
 UnParams clamp_params(const ArgReader& a) {
@@ -208,16 +212,22 @@ Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
   UnParams p = clamp_params(a);
   bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
   if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
-  return {unary(Un::clamp, a, kc, false, p)};
+  return one_tensor(unary(Un::clamp, a, kc, false, p));
 }
-Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::clamp, a, kc, true, clamp_params(a))}; }
+Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(Un::clamp, a, kc, true, clamp_params(a)));
+}
 
 UnParams nan_params(const ArgReader& a) {
   double big = AMPS_DISPATCH_ALL(a.tensor(0).dtype(), T, [&] { return finite_max<T>(); });
   return UnParams{a.opt_f64(1).value_or(0.0), a.opt_f64(2).value_or(big), a.opt_f64(3).value_or(-big)};
 }
-Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) { return {unary(Un::nan_to_num, a, kc, false, nan_params(a))}; }
-Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) { return {unary(Un::nan_to_num, a, kc, true, nan_params(a))}; }
+Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(Un::nan_to_num, a, kc, false, nan_params(a)));
+}
+Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(Un::nan_to_num, a, kc, true, nan_params(a)));
+}
 
 // prelu: one slope per channel (dim 1) or a single shared slope.
 Tensors k_prelu(const ArgReader& a, const KernelContext& kc) {
@@ -235,7 +245,7 @@ Tensors k_prelu(const ArgReader& a, const KernelContext& kc) {
     using C = compute_t<T>;
     map2<T, T>(out, xc, wc, [](C v, C s) { return v > C(0) ? v : C(v * s); });
   });
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ Tensors k_update_scale(const ArgReader& a, const KernelContext& kc) {
                             static_cast<int32_t*>(device_data(tracker)), static_cast<const float*>(device_data(found)),
                             a.f64(3), a.f64(4), a.i64(5)),
         "_amp_update_scale_");
-  return {scale};
+  return one_tensor(scale);
 }
 
 }  // namespace

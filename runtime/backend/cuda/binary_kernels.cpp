@@ -52,7 +52,7 @@ BinOp div_kind(const ArgReader& a, size_t i) {
 }
 
 #define AMPS_CUDA_BINARY(name, kind, inplace) \
-  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return {binary(kind, a, kc, inplace)}; }
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(kind, a, kc, inplace)); }
 AMPS_CUDA_BINARY(mul, BinOp::mul, false)
 AMPS_CUDA_BINARY(mul_, BinOp::mul, true)
 AMPS_CUDA_BINARY(pow, BinOp::pow, false)
@@ -71,12 +71,20 @@ AMPS_CUDA_BINARY(logical_and, BinOp::land, false)
 AMPS_CUDA_BINARY(logical_or, BinOp::lor, false)
 #undef AMPS_CUDA_BINARY
 
-Tensors k_add(const ArgReader& a, const KernelContext& kc) { return {binary(BinOp::add, a, kc, false, a.scalar(2))}; }
-Tensors k_add_(const ArgReader& a, const KernelContext& kc) { return {binary(BinOp::add, a, kc, true, a.scalar(2))}; }
-Tensors k_sub(const ArgReader& a, const KernelContext& kc) { return {binary(BinOp::sub, a, kc, false, a.scalar(2))}; }
-Tensors k_sub_(const ArgReader& a, const KernelContext& kc) { return {binary(BinOp::sub, a, kc, true, a.scalar(2))}; }
-Tensors k_div(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, false)}; }
-Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return {binary(div_kind(a, 2), a, kc, true)}; }
+Tensors k_add(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(BinOp::add, a, kc, false, a.scalar(2)));
+}
+Tensors k_add_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(BinOp::add, a, kc, true, a.scalar(2)));
+}
+Tensors k_sub(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(BinOp::sub, a, kc, false, a.scalar(2)));
+}
+Tensors k_sub_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(binary(BinOp::sub, a, kc, true, a.scalar(2)));
+}
+Tensors k_div(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(div_kind(a, 2), a, kc, false)); }
+Tensors k_div_(const ArgReader& a, const KernelContext& kc) { return one_tensor(binary(div_kind(a, 2), a, kc, true)); }
 
 }  // namespace
 

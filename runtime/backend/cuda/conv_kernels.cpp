@@ -60,15 +60,15 @@ Tensors k_conv_backward_input(const ArgReader& a, const KernelContext& kc) {
   common::check_conv_backward_shapes(a.op(), in, w.sizes(), g, p);
   const DType dt = promote(g.dtype(), w.dtype());
   Tensor gi = Tensor::empty(in, dt, kc.device);
-  if (gi.numel() == 0) return {gi};
+  if (gi.numel() == 0) return one_tensor(gi);
   if (g.numel() == 0 || w.numel() == 0) {
     fill(gi, Scalar(0.0));
-    return {gi};
+    return one_tensor(gi);
   }
   Tensor gc = contiguous(cast(g, dt)), wc = contiguous(cast(w, dt));
   if (!p.transposed) cudnn::convolution(Pass::backward_data, p, gi, wc, gc);
   else cudnn::convolution(Pass::forward, p, gc, wc, gi);
-  return {gi};
+  return one_tensor(gi);
 }
 
 // out[c] = sum of [g]'s channel c ([N, C, *]) over batch and space, float accumulation (double for f64).

@@ -30,7 +30,7 @@ Tensors k_fill_from_host(const ArgReader& a, const KernelContext& kc) {
   a.args()[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
   Tensors host = cpu_backend().run(a.op(), a.args(), KernelContext{kc.ctx, Device::cpu()});
   transfer(self, host[0]);
-  return {self};
+  return one_tensor(self);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ Tensors extremes(const Tensor& x, const std::optional<Dims>& dims, bool keepdim,
                             values ? device_data(v) : nullptr, indices ? static_cast<int64_t*>(device_data(i)) : nullptr),
         want_max ? "max" : "min");
   if (values && indices) return {v, i};
-  return {values ? v : i};
+  return one_tensor(values ? v : i);
 }
 
 Tensors k_max(const ArgReader& a, const KernelContext& kc) { return extremes(a.tensor(0), std::nullopt, false, true, true, false, a, kc.device); }
@@ -49,7 +49,7 @@ Tensors arg_kernel(const ArgReader& a, const KernelContext& kc, bool want_max) {
   Tensor x = a.tensor(0);
   if (std::optional<int64_t> d = a.opt_i64(1)) return extremes(x, Dims{*d}, a.boolean(2), want_max, false, true, a, kc.device);
   Tensor flat = extremes(reshape(x, {-1}), Dims{0}, false, want_max, false, true, a, kc.device)[0];
-  return {a.boolean(2) ? native::view(flat, Dims(size_t(x.dim()), 1)) : flat};
+  return one_tensor(a.boolean(2) ? native::view(flat, Dims(size_t(x.dim()), 1)) : flat);
 }
 Tensors k_argmax(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, true); }
 Tensors k_argmin(const ArgReader& a, const KernelContext& kc) { return arg_kernel(a, kc, false); }

@@ -27,14 +27,14 @@ Tensor index_select_impl(const Tensor& x, int64_t dim, const Tensor& index, Devi
 }
 
 Tensors k_index_select(const ArgReader& a, const KernelContext& kc) {
-  return {index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device)};
+  return one_tensor(index_select_impl(a.tensor(0), a.i64(1), a.tensor(2), kc.device));
 }
 
 Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
   Tensor input = a.tensor(0), weight = a.tensor(1);
   common::check_embedding(input, weight);
   Tensor flat = index_select_impl(weight, 0, reshape(input, {-1}), kc.device);
-  return {native::view(flat, common::embedding_shape(input, weight))};
+  return one_tensor(native::view(flat, common::embedding_shape(input, weight)));
 }
 
 // out = input; out[..., index[i], ...] += source[..., i, ...] along dim, summed in float (double for float64)
@@ -48,7 +48,7 @@ Tensors k_index_add(const ArgReader& a, const KernelContext& kc) {
   Tensor src = contiguous(cast(a.tensor(3), acc));
   check(launch_index_add(stream(kc.device), elem(acc), device_data(res), int64_index(a.tensor(2), idx), l.n,
                          device_data(src), l.l.outer, l.l.size, l.l.inner), "index_add");
-  return {cast(res, input.dtype())};
+  return one_tensor(cast(res, input.dtype()));
 }
 
 }  // namespace

@@ -28,14 +28,14 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0);
   const int64_t n = common::layer_norm_width(x, a.ints(1));
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  if (out.numel() == 0) return {out};
+  if (out.numel() == 0) return one_tensor(out);
   const DType acc = acc_dtype(x.dtype());
   Tensor xc = contiguous(x), wc, bc;
   const void* w = affine_param(a.opt_tensor(2), n, acc, wc, "weight");
   const void* b = affine_param(a.opt_tensor(3), n, acc, bc, "bias");
   check(launch_layer_norm(stream(kc.device), elem(x.dtype()), device_data(xc), w, b, device_data(out), x.numel() / n,
                           n, a.f64(4)), "layer_norm");
-  return {out};
+  return one_tensor(out);
 }
 
 // var/std over the reduced dims permuted innermost (one row-major copy unless already so).
@@ -48,8 +48,8 @@ Tensor var_like(const ArgReader& a, Device dev, bool take_sqrt) {
                         correction, take_sqrt), take_sqrt ? "std" : "var");
   return out;
 }
-Tensors k_var(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, false)}; }
-Tensors k_std(const ArgReader& a, const KernelContext& kc) { return {var_like(a, kc.device, true)}; }
+Tensors k_var(const ArgReader& a, const KernelContext& kc) { return one_tensor(var_like(a, kc.device, false)); }
+Tensors k_std(const ArgReader& a, const KernelContext& kc) { return one_tensor(var_like(a, kc.device, true)); }
 
 // A per-channel tensor of batch_norm ([C] elements: running stats, weight, bias) as C contiguous doubles.
 Tensor channel_doubles(const Tensor& t, int64_t C, const char* what) {
@@ -82,7 +82,7 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
   const bool training = a.boolean(5);
   const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, training);
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  if (out.numel() == 0) return {out};
+  if (out.numel() == 0) return one_tensor(out);
   const int64_t C = l.channels, N = x.size(0), S = l.per_channel / N;
   Tensor xc = contiguous(x), mean, var;
   if (training) {
@@ -102,7 +102,7 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
     update_running(rm, mean, a.f64(6), 1.0, "running_mean");
     update_running(rv, var, a.f64(6), double(l.per_channel) / double(l.per_channel - 1), "running_var");
   }
-  return {out};
+  return one_tensor(out);
 }
 
 // (output, keep-mask) as the CPU's: the mask is drawn on the host from the context's generator (the CPU's draws,
@@ -124,7 +124,7 @@ Tensors dropout_impl(const Tensor& x, double p, bool training, const KernelConte
 }
 
 Tensors k_dropout(const ArgReader& a, const KernelContext& kc) {
-  return {dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc)[0]};
+  return one_tensor(dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc)[0]);
 }
 Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
   return dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc);

@@ -53,7 +53,7 @@ Tensors k_max_pool2d_backward(const ArgReader& a, const KernelContext& kc) {
   check(launch_max_pool(stream(kc.device), elem(x.dtype()), g, device_data(x), nullptr, ip), "max_pool2d_backward");
   check(launch_max_pool_backward(stream(kc.device), elem(gi.dtype()), g, device_data(go), ip, device_data(gi)),
         "max_pool2d_backward");
-  return {gi};
+  return one_tensor(gi);
 }
 
 // ---- average pooling ----
@@ -63,7 +63,7 @@ Tensors k_avg_pool2d(const ArgReader& a, const KernelContext& kc) {
   Tensor x = contiguous(pl.input), out = Tensor::empty(shape, x.dtype(), kc.device);
   check(launch_avg_pool(stream(kc.device), elem(x.dtype()), geo(x.sizes(), shape, pl.p), pl.p.count_include_pad,
                         pl.divisor.value_or(0), device_data(x), device_data(out)), "avg_pool2d");
-  return {out};
+  return one_tensor(out);
 }
 
 // The output gradient of a pooling backward, contiguous; it must have the planes of the input [sizes] it spreads into.

@@ -32,8 +32,8 @@ Tensor softmax_impl(const ArgReader& a, bool log) {
   return x.dim() == 0 ? native::squeeze(out, {0}) : out;
 }
 
-Tensors k_softmax(const ArgReader& a, const KernelContext&) { return {softmax_impl(a, false)}; }
-Tensors k_log_softmax(const ArgReader& a, const KernelContext&) { return {softmax_impl(a, true)}; }
+Tensors k_softmax(const ArgReader& a, const KernelContext&) { return one_tensor(softmax_impl(a, false)); }
+Tensors k_log_softmax(const ArgReader& a, const KernelContext&) { return one_tensor(softmax_impl(a, true)); }
 
 using common::Reduction;
 using common::parse_reduction;
@@ -100,7 +100,7 @@ Tensors k_cross_entropy(const ArgReader& a, const KernelContext&) {
   AMPS_CHECK(!probs || c.target.sizes() == input.sizes(), "cross_entropy: target of probabilities must have the "
              "input's shape {}, got {}", format_shape(input.sizes()), format_shape(c.target.sizes()));
   Tensor lp = softmax_along(class_rows(input, acc_dtype(input.dtype())), 1, true);
-  return {class_loss(lp, c, probs, target_shape(input), input.dtype())};
+  return one_tensor(class_loss(lp, c, probs, target_shape(input), input.dtype()));
 }
 
 Tensors k_nll_loss(const ArgReader& a, const KernelContext&) {
@@ -108,7 +108,8 @@ Tensors k_nll_loss(const ArgReader& a, const KernelContext&) {
   LossArgs c{a.tensor(1), a.opt_tensor(2), a.i64(3), parse_reduction(a.str(4)), 0.0};
   AMPS_CHECK(!is_floating(c.target.dtype()), "nll_loss: expected target of class indices (int64), got {}",
              dtype_name(c.target.dtype()));
-  return {class_loss(class_rows(input, acc_dtype(input.dtype())), c, false, target_shape(input), input.dtype())};
+  return one_tensor(
+      class_loss(class_rows(input, acc_dtype(input.dtype())), c, false, target_shape(input), input.dtype()));
 }
 
 // num_classes = -1 reads the largest index on the host (a counted host sync, as PyTorch's on CUDA); indices
@@ -132,7 +133,7 @@ Tensors k_one_hot(const ArgReader& a, const KernelContext& kc) {
   fill(out, Scalar(int64_t(0)));
   check(launch_one_hot(stream(kc.device), static_cast<const int64_t*>(device_data(input)), input.numel(), n,
                        static_cast<int64_t*>(device_data(out))), "one_hot");
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

@@ -51,12 +51,24 @@ Tensor ternary(TernOp op, const ArgReader& a, const KernelContext& kc, bool inpl
   return inplace ? x : out;
 }
 
-Tensors k_addcmul(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::addcmul, a, kc, false, a.scalar(3).to_double())}; }
-Tensors k_addcmul_(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::addcmul, a, kc, true, a.scalar(3).to_double())}; }
-Tensors k_addcdiv(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::addcdiv, a, kc, false, a.scalar(3).to_double())}; }
-Tensors k_addcdiv_(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::addcdiv, a, kc, true, a.scalar(3).to_double())}; }
-Tensors k_lerp(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::lerp, a, kc, false, 1.0)}; }
-Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) { return {ternary(TernOp::lerp, a, kc, true, 1.0)}; }
+Tensors k_addcmul(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::addcmul, a, kc, false, a.scalar(3).to_double()));
+}
+Tensors k_addcmul_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::addcmul, a, kc, true, a.scalar(3).to_double()));
+}
+Tensors k_addcdiv(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::addcdiv, a, kc, false, a.scalar(3).to_double()));
+}
+Tensors k_addcdiv_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::addcdiv, a, kc, true, a.scalar(3).to_double()));
+}
+Tensors k_lerp(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::lerp, a, kc, false, 1.0));
+}
+Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(ternary(TernOp::lerp, a, kc, true, 1.0));
+}
 
 Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
@@ -67,7 +79,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Dims shape = broadcast_shapes(cpu::broadcast_pair(c, x, "where"), y.sizes(), "where");
   Tensor out = Tensor::empty(shape, dt, kc.device);
   launch(TernOp::where, dt, out, c, as_dtype(x, dt), as_dtype(y, dt), 0.0);
-  return {out};
+  return one_tensor(out);
 }
 
 Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
@@ -82,8 +94,8 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   return out;
 }
 
-Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, false)}; }
-Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return {masked_fill(a, kc, true)}; }
+Tensors k_masked_fill(const ArgReader& a, const KernelContext& kc) { return one_tensor(masked_fill(a, kc, false)); }
+Tensors k_masked_fill_(const ArgReader& a, const KernelContext& kc) { return one_tensor(masked_fill(a, kc, true)); }
 
 // threshold_backward(grad_output, self, threshold): 0 where self <= threshold, else grad_output (relu's
 // gradient; a NaN self passes it, as in PyTorch), in one pass as the CPU kernel.
@@ -94,7 +106,7 @@ Tensors k_threshold_backward(const ArgReader& a, const KernelContext& kc) {
   Tensor out = Tensor::empty(cpu::broadcast_pair(g, x, "threshold_backward"), dt, kc.device);
   Tensor gc = as_dtype(g, dt), xc = as_dtype(x, dt);
   launch(TernOp::threshold, dt, out, gc, xc, xc, a.scalar(2).to_double());
-  return {out};
+  return one_tensor(out);
 }
 
 }  // namespace

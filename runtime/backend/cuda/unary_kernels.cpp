@@ -27,9 +27,9 @@ Tensor unary(UnOp op, const ArgReader& a, const KernelContext& kc, bool inplace,
 }
 
 #define AMPS_CUDA_UNARY(name, kind) \
-  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, false)}; }
+  Tensors k_##name(const ArgReader& a, const KernelContext& kc) { return one_tensor(unary(kind, a, kc, false)); }
 #define AMPS_CUDA_UNARY_(name, kind) \
-  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return {unary(kind, a, kc, true)}; }
+  Tensors k_##name##_(const ArgReader& a, const KernelContext& kc) { return one_tensor(unary(kind, a, kc, true)); }
 AMPS_CUDA_UNARY(neg, UnOp::neg) AMPS_CUDA_UNARY_(neg, UnOp::neg)
 AMPS_CUDA_UNARY(abs, UnOp::abs) AMPS_CUDA_UNARY_(abs, UnOp::abs)
 AMPS_CUDA_UNARY(square, UnOp::square)
@@ -63,15 +63,19 @@ AMPS_CUDA_UNARY(logical_not, UnOp::logical_not)
 Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
   std::string mode = a.str(1);
   AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
-  return {unary(mode == "none" ? UnOp::gelu : UnOp::gelu_tanh, a, kc, false)};
+  return one_tensor(unary(mode == "none" ? UnOp::gelu : UnOp::gelu_tanh, a, kc, false));
 }
 
 UnaryParams leaky_params(const ArgReader& a) { return UnaryParams{a.scalar(1).to_double()}; }
-Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::leaky_relu, a, kc, false, leaky_params(a))}; }
-Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::leaky_relu, a, kc, true, leaky_params(a))}; }
+Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(UnOp::leaky_relu, a, kc, false, leaky_params(a)));
+}
+Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(UnOp::leaky_relu, a, kc, true, leaky_params(a)));
+}
 
 Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
-  return {unary(UnOp::softplus, a, kc, false, UnaryParams{a.scalar(1).to_double(), a.scalar(2).to_double()})};
+  return one_tensor(unary(UnOp::softplus, a, kc, false, UnaryParams{a.scalar(1).to_double(), a.scalar(2).to_double()}));
 }
 
 UnaryParams clamp_params(const ArgReader& a) {
@@ -85,9 +89,11 @@ Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
   UnaryParams p = clamp_params(a);
   bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
   if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
-  return {unary(UnOp::clamp, a, kc, false, p)};
+  return one_tensor(unary(UnOp::clamp, a, kc, false, p));
 }
-Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::clamp, a, kc, true, clamp_params(a))}; }
+Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(UnOp::clamp, a, kc, true, clamp_params(a)));
+}
 
 double finite_max(DType t) {
   switch (t) {
@@ -103,8 +109,12 @@ UnaryParams nan_params(const ArgReader& a) {
   double big = finite_max(a.tensor(0).dtype());
   return UnaryParams{a.opt_f64(1).value_or(0.0), a.opt_f64(2).value_or(big), a.opt_f64(3).value_or(-big)};
 }
-Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::nan_to_num, a, kc, false, nan_params(a))}; }
-Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) { return {unary(UnOp::nan_to_num, a, kc, true, nan_params(a))}; }
+Tensors k_nan_to_num(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(UnOp::nan_to_num, a, kc, false, nan_params(a)));
+}
+Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(UnOp::nan_to_num, a, kc, true, nan_params(a)));
+}
 
 }  // namespace
 
