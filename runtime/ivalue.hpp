@@ -70,7 +70,9 @@ class IValue {
 // Arguments in schema order, keyword-only ones included; trailing defaulted arguments may be omitted.
 // Pooled: every dispatch and every recorded autograd node holds one.
 using Args = PoolVector<IValue>;
-using Tensors = std::vector<Tensor>;
+// An op's results. Pooled too: every kernel returns one (a malloc and free per op otherwise). A tensor
+// list argument (IValue::tensors(), cat's input) stays a std::vector<Tensor>.
+using Tensors = PoolVector<Tensor>;
 
 // A kernel's single result, moved in: `return {t};` would copy it out of the initializer list (a
 // reference-count increment and decrement, both locked instructions, per op).

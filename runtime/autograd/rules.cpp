@@ -121,7 +121,7 @@ Tensors stack_rule(C c) {
 
 // split/chunk: the pieces' gradients (zeros where none flowed) joined again.
 Tensors unsplit_rule(C c) {
-  Tensors parts;
+  std::vector<Tensor> parts;  // cat() takes a tensor list
   const Dims& in = c.sizes(0);
   int64_t dim = wrap_dim(c.a.i64(2), int64_t(in.size())), covered = 0;
   for (size_t k = 0; covered < in[size_t(dim)]; ++k) {
