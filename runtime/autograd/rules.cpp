@@ -459,6 +459,16 @@ Tensors svd_rule(C c) {
   return {svd_grad(f, {grad_k(0), c.flowed(1) ? c.g(1) : Tensor(), grad_k(2)})};
 }
 
+// gelu''(x), composite (only double backward needs it). Erf form: pdf(x) (2 - x^2). Tanh form, with
+// t = tanh(u), u = k (x + a x^3): (1 - t^2) (u' - x t u'^2 + x u'' / 2), u' = k (1 + 3 a x^2), u'' = 6 a k x.
+Tensor gelu_second_derivative(const Tensor& x, const std::string& mode) {
+  Tensor x2 = x * x;
+  if (mode != "tanh") return exp(x2 * -0.5) * (0.5 * M_2_SQRTPI * M_SQRT1_2) * rsub(2, x2);
+  const double k = std::sqrt(2.0 / M_PI), a = 0.044715;
+  Tensor t = tanh((x + x2 * x * a) * k), du = (x2 * (3 * a) + 1.0) * k;
+  return rsub(1, t * t) * (du - x * t * du * du + x2 * (3 * a * k));
+}
+
 using Table = std::array<Rule, size_t(op_count)>;
 
 void elementwise_rules(Table& t) {
@@ -494,16 +504,13 @@ void elementwise_rules(Table& t) {
   // d/dgrad_output: the same mask applied to the incoming gradient; self only selects (no gradient).
   t[size_t(O::threshold_backward)] = {in_(1), [](C c) {
     return Tensors{op(O::threshold_backward, c.g(), c.in(1), c.a.scalar(2))}; }};
-  t[size_t(O::gelu)] = {in_(0), [](C c) {
-    Tensor x = c.in(0);
-    if (c.a.str(1) == "tanh") {
-      const double k = std::sqrt(2.0 / M_PI), a = 0.044715;
-      Tensor th = tanh((x + x * x * x * a) * k);
-      Tensor d = (th + 1.0) * 0.5 + x * 0.5 * rsub(1, th * th) * (x * x * (3 * a) + 1.0) * k;
-      return Tensors{c.g() * d};
-    }
-    Tensor cdf = (op(O::erf, x * M_SQRT1_2) + 1.0) * 0.5, pdf = exp(x * x * -0.5) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
-    return Tensors{c.g() * (cdf + x * pdf)}; }};
+  // One fused op (PyTorch's gelu_backward); its own rule below gives the higher orders.
+  t[size_t(O::gelu)] = {in_(0), [](C c) { return Tensors{op(O::gelu_backward, c.g(), c.in(0), c.a.str(1))}; }};
+  // Linear in grad_output: its gradient is gelu_backward again; self's is grad_output * gelu''(self).
+  t[size_t(O::gelu_backward)] = {in_(0) | in_(1), [](C c) {
+    const std::string mode = c.a.str(2);
+    return c.grads([&] { return op(O::gelu_backward, c.g(), c.in(1), mode); },
+                   [&] { return c.g() * c.in(0) * gelu_second_derivative(c.in(1), mode); }); }};
   t[size_t(O::silu)] = {in_(0), [](C c) {
     Tensor x = c.in(0), s = sigmoid(x);
     return Tensors{c.g() * s * (x * rsub(1, s) + 1.0)}; }};

@@ -55,5 +55,6 @@ void register_loss_kernels(KernelTable& t);
 void register_linalg_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
 void register_grad_kernels(KernelTable& t);  // autograd helper ops (grad_kernels.cpp)
+void register_gelu_kernels(KernelTable& t);  // gelu and gelu_backward (gelu_kernels.cpp)
 
 }  // namespace amps::rt::cpu

@@ -1,4 +1,5 @@
-// CPU kernels for unary elementwise ops (math, activations, rounding, predicates, clamp, nan_to_num, prelu).
+// CPU kernels for unary elementwise ops (math, activations, rounding, predicates, clamp, nan_to_num, prelu);
+// gelu has its own file (gelu_kernels.cpp).
 #include <cmath>
 #include <limits>
 
@@ -15,7 +16,7 @@ namespace {
 enum class Un {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,                                   // keep dtype
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,        // float math
-  gelu, gelu_tanh, silu, leaky_relu, softplus, clamp, nan_to_num,                             // parametrised
+  silu, leaky_relu, softplus, clamp, nan_to_num,                                              // parametrised
   isfinite, isnan, isinf, logical_not                                                        // bool result
 };
 
@@ -75,12 +76,6 @@ template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) 
     case Un::sigmoid: return map1<T, T>(o, x, [](C v) { return C(1) / (C(1) + std::exp(-v)); });
     case Un::erf: return map1<T, T>(o, x, [](C v) { return std::erf(v); });
     case Un::reciprocal: return map1<T, T>(o, x, [](C v) { return C(1) / v; });
-    case Un::gelu: return map1<T, T>(o, x, [](C v) { return C(0.5) * v * (C(1) + std::erf(v * C(M_SQRT1_2))); });
-    case Un::gelu_tanh:
-      return map1<T, T>(o, x, [](C v) {
-        const C k = C(0.7978845608028654);  // sqrt(2 / pi)
-        return C(0.5) * v * (C(1) + std::tanh(k * (v + C(0.044715) * v * v * v)));
-      });
     case Un::silu: return map1<T, T>(o, x, [](C v) { return v / (C(1) + std::exp(-v)); });
     default: break;
   }
@@ -182,12 +177,6 @@ AMPS_UNARY(isinf, Un::isinf)
 AMPS_UNARY(logical_not, Un::logical_not)
 #undef AMPS_UNARY
 #undef AMPS_UNARY_
-
-Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
-  std::string mode = a.str(1);
-  AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
-  return one_tensor(unary(mode == "none" ? Un::gelu : Un::gelu_tanh, a, kc, false));
-}
 
 UnParams leaky_params(const ArgReader& a) { return UnParams{a.scalar(1).to_double()}; }
 Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) {

@@ -40,8 +40,8 @@ enum class BinOp : uint8_t { add, sub, mul, div, div_trunc, div_floor, pow, rem,
 cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, const Operand& out,
                           const Operand& x, const Operand& y, double alpha);
 
-// Unary ops, in the CPU backend's order (runtime/backend/cpu/unary_kernels.cpp): the first block keeps
-// the dtype, float math needs a floating [t], predicates (isfinite and after) write bool.
+// Unary ops, in the CPU backend's order (runtime/backend/cpu/unary_kernels.cpp; its gelu has a file of its own):
+// the first block keeps the dtype, float math needs a floating [t], predicates (isfinite and after) write bool.
 enum class UnOp : uint8_t {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,
@@ -54,6 +54,10 @@ struct UnaryParams {
 };
 cudaError_t launch_unary(cudaStream_t s, UnOp op, Elem t, const Shape& shape, const Operand& out,
                          const Operand& x, const UnaryParams& p);
+// gelu_backward: out = grad * gelu'(self) on operands of one floating type [t] (the CPU's formulas), the tanh
+// form when [tanh_form], else the erf form.
+cudaError_t launch_gelu_backward(cudaStream_t s, Elem t, const Shape& shape, const Operand& out, const Operand& grad,
+                                 const Operand& self, bool tanh_form);
 
 // Row sums of a row-major [rows, cols] block of [t] (f64, f32, f16, bf16 or i64) times [scale] (ignored
 // for i64) into out[rows] of [t]. Long rows are split: sum_row_splits() pieces per row, each leaving a

@@ -1,4 +1,5 @@
-// Unary elementwise kernels (math, activations, rounding, clamp, nan_to_num, predicates), one per type.
+// Unary elementwise kernels (math, activations, rounding, clamp, nan_to_num, predicates), one per type, and
+// gelu's gradient.
 #include <cfloat>
 
 #include "runtime/backend/cuda/device_common.cuh"
@@ -97,7 +98,40 @@ template <typename T> __global__ void unary_kernel(UnOp op, Shape sh, Ops<2> ops
   }
 }
 
+// gelu'(x), PyTorch's formulas: cdf + x pdf (erf form); with t = tanh(k (x + kappa x^3)):
+// (1 + t) / 2 + x / 2 (1 - t^2) k (1 + 3 kappa x^2) (tanh form).
+template <typename C> __device__ __forceinline__ C gelu_grad(C x, bool tanh_form) {
+  if (!tanh_form) {
+    const C cdf = C(0.5) * (C(1) + erf(x * C(0.7071067811865476)));
+    return cdf + x * C(0.3989422804014327) * exp(C(-0.5) * x * x);  // 1 / sqrt(2 pi)
+  }
+  const C k = C(0.7978845608028654), kappa = C(0.044715);  // sqrt(2 / pi)
+  const C t = tanh(k * (x + kappa * x * x * x));
+  return C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * k * (C(1) + C(3) * kappa * x * x);
+}
+
+template <typename T> __global__ void gelu_backward_kernel(Shape sh, Ops<3> ops, bool tanh_form) {
+  using C = compute_t<T>;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < sh.numel; i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3];
+    offsets(sh, ops, i, off);
+    const C g = C(widen(load<T>(ops.o[1], off[1]))), x = C(widen(load<T>(ops.o[2], off[2])));
+    static_cast<T*>(ops.o[0].data)[off[0]] = convert<T>(C(g * gelu_grad(x, tanh_form)));
+  }
+}
+
 }  // namespace
+
+cudaError_t launch_gelu_backward(cudaStream_t s, Elem t, const Shape& shape, const Operand& out, const Operand& grad,
+                                 const Operand& self, bool tanh_form) {
+  if (shape.numel == 0) return cudaSuccess;
+  Ops<3> ops{{out, grad, self}};
+  return with_float_elem(t, [&](auto t_tag) {
+    using T = typename decltype(t_tag)::type;
+    gelu_backward_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, ops, tanh_form);
+    return cudaGetLastError();
+  });
+}
 
 cudaError_t launch_unary(cudaStream_t s, UnOp op, Elem t, const Shape& shape, const Operand& out,
                          const Operand& x, const UnaryParams& p) {

@@ -1,7 +1,8 @@
-// CUDA kernels for unary elementwise ops, with the CPU backend's dtype rules: integers keep their dtype
-// for neg/abs/rounding/relu/clamp, go to float32 for float math; predicates give bool.
+// CUDA kernels for unary elementwise ops (and gelu's gradient), with the CPU backend's dtype rules: integers keep
+// their dtype for neg/abs/rounding/relu/clamp, go to float32 for float math; predicates give bool.
 #include <limits>
 
+#include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
 
@@ -60,10 +61,32 @@ AMPS_CUDA_UNARY(logical_not, UnOp::logical_not)
 #undef AMPS_CUDA_UNARY
 #undef AMPS_CUDA_UNARY_
 
-Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
-  std::string mode = a.str(1);
+// Whether gelu's approximate argument [i] picks the tanh form.
+bool gelu_tanh_form(const ArgReader& a, size_t i) {
+  const std::string mode = a.str(i);
   AMPS_CHECK(mode == "none" || mode == "tanh", "approximate argument must be either none or tanh.");
-  return one_tensor(unary(mode == "none" ? UnOp::gelu : UnOp::gelu_tanh, a, kc, false));
+  return mode == "tanh";
+}
+
+Tensors k_gelu(const ArgReader& a, const KernelContext& kc) {
+  return one_tensor(unary(gelu_tanh_form(a, 1) ? UnOp::gelu_tanh : UnOp::gelu, a, kc, false));
+}
+
+// gelu_backward(grad_output, self, approximate): grad_output * gelu'(self) in one pass, with the CPU kernel's
+// promotion and broadcasting.
+Tensors k_gelu_backward(const ArgReader& a, const KernelContext& kc) {
+  Tensor g = a.tensor(0), x = a.tensor(1);
+  for (const Tensor* t : {&g, &x})
+    AMPS_CHECK(!t->device().is_host(), "gelu_backward: Expected all tensors to be on the same device, but found at "
+               "least two devices, cuda and {}!", device_str(t->device()));
+  const bool tanh_form = gelu_tanh_form(a, 2);
+  const DType dt = cpu::result_type({&g, &x});
+  Tensor out = Tensor::empty(cpu::broadcast_pair(g, x, "gelu_backward"), dt, kc.device);
+  Tensor gc = cast(g, dt), xc = cast(x, dt);
+  Launch l = make_launch(out.sizes(), {&out, &gc, &xc});
+  check(launch_gelu_backward(stream(kc.device), elem(dt), l.shape, l.ops[0], l.ops[1], l.ops[2], tanh_form),
+        "gelu_backward");
+  return one_tensor(out);
 }
 
 UnaryParams leaky_params(const ArgReader& a) { return UnaryParams{a.scalar(1).to_double()}; }
@@ -120,8 +143,10 @@ Tensors k_nan_to_num_(const ArgReader& a, const KernelContext& kc) {
 
 void register_unary_kernels(KernelTable& t) {
 #define AMPS_UNARY_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
+#define AMPS_GELU_OP(name, dtypes) t.add(OpId::name, k_##name, dtypes);
 #include "runtime/backend/common/elementwise_ops.def"
 #undef AMPS_UNARY_OP
+#undef AMPS_GELU_OP
 }
 
 }  // namespace amps::rt::cuda

@@ -59,6 +59,14 @@ TEST_F(Cuda, UnaryOpsMatchTheCpu) {
     for (OpId op : any_sign) EXPECT_TRUE(same_on_cuda(op, {input({6, 7}, t, 0.0, 0.0, 3.0)}));
     for (OpId op : positive) EXPECT_TRUE(same_on_cuda(op, {input({6, 7}, t, 0.0, 2.0)}));
     EXPECT_TRUE(same_on_cuda(OpId::gelu, {input({6, 7}, t), std::string("tanh")}));
+    for (const char* mode : {"none", "tanh"}) {  // 6400 elements: oneDNN on the CPU for float32/bfloat16
+      EXPECT_TRUE(same_on_cuda(OpId::gelu, {input({64, 100}, t, 0.0, 0.0, 4.0), std::string(mode)}));
+      EXPECT_TRUE(same_on_cuda(OpId::gelu_backward, {input({6, 7}, t, 0.3), input({6, 7}, t, 0.0, 0.0, 3.0),
+                                                     std::string(mode)}));
+      EXPECT_TRUE(same_on_cuda(OpId::gelu_backward, {input({64, 100}, t, 0.3), input({64, 100}, t, 0.0, 0.0, 4.0),
+                                                     std::string(mode)}));
+      EXPECT_TRUE(same_on_cuda(OpId::gelu_backward, {input({7}, t, 0.3), input({6, 7}, t), std::string(mode)}));
+    }
     EXPECT_TRUE(same_on_cuda(OpId::leaky_relu, {input({6, 7}, t), Scalar(0.2)}));
     EXPECT_TRUE(same_on_cuda(OpId::clamp, {input({6, 7}, t), Scalar(-0.3), Scalar(0.4)}));
   }

@@ -286,6 +286,8 @@ std::vector<Sample> samples() {
       {"threshold_backward", O::threshold_backward, [=](Rand& r) {
          return Args{T(r, {2, 3}), T(r, {2, 3}), 0.25};
        }, {1}},
+      {"gelu_backward", O::gelu_backward, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {2, 3}), "none"}; }},
+      {"gelu_backward_tanh", O::gelu_backward, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {2, 3}), "tanh"}; }},
       {"avg_pool2d_backward", O::avg_pool2d_backward, [=](Rand& r) {
          return Args{T(r, {1, 2, 3, 3}), Dims{1, 2, 5, 5}, Dims{3, 3}, Dims{2, 2}, Dims{1, 1}, true, false, none};
        }},
@@ -500,6 +502,7 @@ const std::set<std::string> kSecondOrder = {
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
     "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap", "threshold_backward",
+    "gelu_tanh", "gelu_backward", "gelu_backward_tanh",
     "convolution_backward_input", "convolution_backward_input_transposed", "convolution_backward_weight",
     "convolution_backward_weight_grouped", "convolution_backward_weight_transposed"};
 
@@ -563,7 +566,7 @@ TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
     EXPECT_TRUE(sampled.count(id)) << op_id_name(id) << " has no gradcheck sample";
   }
   for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward,
-               O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight})
+               O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight, O::gelu_backward})
     EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);
 }
 
