@@ -81,15 +81,9 @@ Tensors k_conv_backward_weight(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_conv_kernels(KernelTable& t) {
-  const uint32_t types = kFloatDTypes;
-  t.add(OpId::conv1d, k_conv<1, false>, types);
-  t.add(OpId::conv2d, k_conv<2, false>, types);
-  t.add(OpId::conv3d, k_conv<3, false>, types);
-  t.add(OpId::conv_transpose1d, k_conv<1, true>, types);
-  t.add(OpId::conv_transpose2d, k_conv<2, true>, types);
-  t.add(OpId::conv_transpose3d, k_conv<3, true>, types);
-  t.add(OpId::convolution_backward_input, k_conv_backward_input, types);
-  t.add(OpId::convolution_backward_weight, k_conv_backward_weight, types);
+#define AMPS_CONV_OP(name, kernel) t.add(OpId::name, kernel, kFloatDTypes);
+#include "runtime/backend/common/conv_ops.def"
+#undef AMPS_CONV_OP
 }
 
 }  // namespace amps::rt::cpu
