@@ -43,21 +43,30 @@ def collect(samples, lines, side, key):
         samples.setdefault((l["bench"], l["case"], side), []).append(l[key])
 
 
-def interleaved(amps, name, key, repeats, arg):
+def interleaved(amps, name, key, repeats, arg, floor=None):
+    """amps and PyTorch alternately; [floor] (a command printing lines with "side") in the same rounds."""
     samples = {}
     for _ in range(repeats):
         collect(samples, run_lines([amps, f"bench/{name}.amps", arg]), "amps", key)
         collect(samples, run_lines([sys.executable, f"bench/{name}.py", arg]), "torch", key)
+        for l in run_lines(floor) if floor else []:
+            samples.setdefault((l["bench"], l["case"], l["side"]), []).append(l[key])
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
-def mm_pairs(amps, raw, repeats):
+def onednn_mm(raw, samples, impls):
+    """One run of dnnl_mm_raw into [samples] (GFLOP/s) and [impls] (oneDNN's kernel name per case)."""
+    for l in run_lines([raw]):
+        case = f"{'f32' if l['dtype'] == 'f32' else 'bf16'}_{l['n']}"
+        impls[case] = l.get("impl") or l.get("error")
+        if l.get("gflops"): samples.setdefault(("mm", case, "onednn"), []).append(l["gflops"])
+
+
+def mm_pairs(amps, raw, repeats, impls):
     samples = {}
     for _ in range(repeats):
         collect(samples, run_lines([amps, "bench/mm.amps"]), "amps", "gflops")  # sampled like dnnl_mm_raw
-        for l in run_lines([raw]):
-            if l.get("gflops"):
-                samples.setdefault(("mm", f"{'f32' if l['dtype'] == 'f32' else 'bf16'}_{l['n']}", "onednn"), []).append(l["gflops"])
+        onednn_mm(raw, samples, impls)
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
@@ -98,10 +107,11 @@ def main_job(amps, repeats, goal=0.91):
 
 
 def machine():
-    flags = open("/proc/cpuinfo").read()
-    model = next((l.split(":", 1)[1].strip() for l in flags.splitlines() if l.startswith("model name")), "?")
+    info = open("/proc/cpuinfo").read().splitlines()
+    model = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "?")
+    flags = set(next((l.split(":", 1)[1].split() for l in info if l.startswith("flags")), []))
     import torch
-    return {"cpu": model, "cores": os.cpu_count(), "avx512": " avx512f " in flags, "avx512_bf16": " avx512_bf16 " in flags, "amx_bf16": " amx_bf16 " in flags,
+    return {"cpu": model, "cores": os.cpu_count(), "avx512": "avx512f" in flags, "avx512_bf16": "avx512_bf16" in flags, "amx_bf16": "amx_bf16" in flags,
             "torch": torch.__version__, "python": platform.python_version(),
             "date": datetime.datetime.now().isoformat(timespec="seconds")}
 
@@ -123,6 +133,40 @@ def ratios(m):
     return r
 
 
+def dispatch_finding(m, target):
+    """Splits each case's amps time into the bare add loop (add_raw, same run) and the rest."""
+    lines, worst = [], None
+    for (b, c, s), amps in sorted(m.items()):
+        if b != "dispatch" or s != "amps": continue
+        torch, raw = m[(b, c, "torch")], m.get((b, c.removesuffix("_autograd"), "raw"))
+        if raw is None: continue
+        lines.append(f"{c}: amps {amps:.3f} us/op = add loop {raw:.3f} + interpreter, dispatch, allocation"
+                     f"{', autograd' if 'autograd' in c else ''} {amps - raw:.3f}; PyTorch {torch:.3f}; "
+                     f"the add loop alone is {raw / torch:.3f} of PyTorch's time")
+        if raw / torch > max(target, worst[1] if worst else 0): worst = (c, raw / torch)
+    if worst:
+        lines.append(f"{worst[0]}: the bare add loop alone ({worst[1]:.3f} of PyTorch's time) is above the {target} "
+                     f"target on this CPU: 3x16 KiB per add (and two alternating results) do not stay in L1")
+    return lines
+
+
+def bf16_finding(m, impls, cpu):
+    """Why bf16 is or is not faster than f32 here: the raw oneDNN bf16 vs f32 matmul on this CPU."""
+    hw = [f for f in ("avx512_bf16", "amx_bf16") if cpu[f]]
+    lines = [f"bf16 product instructions: {', '.join(hw) if hw else 'none (no avx512_bf16 or amx_bf16 in /proc/cpuinfo)'}"]
+    n = next((n for n in (1024, 2048, 512) if ("mm", f"f32_{n}", "onednn") in m), None)
+    if n is None: return lines
+    f32, bf16 = m[("mm", f"f32_{n}", "onednn")], m.get(("mm", f"bf16_{n}", "onednn"))
+    f32_text = f"f32 {f32:.0f} GFLOP/s ({impls.get(f'f32_{n}', '?')})"
+    if bf16 is None:
+        lines.append(f"raw oneDNN matmul N={n}: {f32_text}; bf16: {impls.get(f'bf16_{n}', 'not measured')}")
+    else:
+        lines.append(f"raw oneDNN matmul N={n}: bf16 {bf16:.0f} GFLOP/s ({impls.get(f'bf16_{n}', '?')}) vs {f32_text}: "
+                     f"bf16 takes {f32 / bf16:.2f}x f32's time in oneDNN itself")
+    if not hw: lines.append("so amps computes bf16 products in f32 here: its bf16 step is an f32 step plus the conversions")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -137,19 +181,27 @@ def main():
     if a.skip_main_job: only.discard("main_job")
     amps = os.path.join(a.build, "amps")
     raw = os.path.join(a.build, "bench", "dnnl_mm_raw")
-    m = {}
-    if "dispatch" in only: m.update(interleaved(amps, "dispatch", "us_per_op", a.repeats, "20000"))
+    m, impls = {}, {}
+    add_raw = [os.path.join(a.build, "bench", "add_raw")]
+    if "dispatch" in only: m.update(interleaved(amps, "dispatch", "us_per_op", a.repeats, "20000", add_raw))
     if "mlp" in only: m.update(interleaved(amps, "mlp", "s_per_step", a.repeats, "10"))
     if "cnn" in only: m.update(interleaved(amps, "cnn", "s_per_step", a.repeats, "5"))
-    if "mm" in only: m.update(mm_pairs(amps, raw, a.repeats))
+    if "mm" in only: m.update(mm_pairs(amps, raw, a.repeats, impls))
     if "gpt_block" in only: m.update(interleaved(amps, "gpt_block", "s_per_step", a.repeats, "3"))
     mj = main_job(amps, a.main_job_repeats) if "main_job" in only else None
-    r = ratios(m)
+    r, cpu = ratios(m), machine()
+    if r.get("mlp_bf16_vs_f32", 0) > TARGETS["mlp_bf16_vs_f32"][0] and "mm" not in only:
+        samples = {}  # the finding below needs oneDNN's own bf16/f32 figures: one run of the raw program
+        onednn_mm(raw, samples, impls)
+        m.update({k: statistics.median(v) for k, v in samples.items()})
+    findings = {"dispatch": dispatch_finding(m, TARGETS["dispatch"][0]), "mlp_bf16_vs_f32": bf16_finding(m, impls, cpu)}
     print(f"{'ratio':<18} {'measured':>9} {'target':>7}  status")
+    missed = {}
     for name, (target, what) in TARGETS.items():
         v = r.get(name)
         status = "n/a" if v is None else ("met" if v <= target else "MISSED")
         print(f"{name:<18} {('%.3f' % v) if v is not None else '-':>9} {target:>7}  {status}  ({what})")
+        if status == "MISSED": missed[name] = findings.get(name) or ["no profile finding measured by this script"]
     for name in sorted(k for k in r if k.startswith("gpt_block_")):
         print(f"{name:<18} {r[name]:>9.3f} {'-':>7}  reported  (amps / PyTorch seconds per GPT-block step; "
               f"issue 8's target, <= 1.0, is for f16 on a GPU)")
@@ -161,6 +213,9 @@ def main():
                 ("main_job_torch_s", mj["torch"]["seconds_to_91"], "%.1f", f"PyTorch seconds to 91% test accuracy, {mj['torch']['case']}"),
                 ("main_job", mj["ratio"], "%.3f", "amps / PyTorch seconds to 91% Fashion-MNIST test accuracy")]:
             print(f"{name:<18} {fmt(v, spec):>9} {'-':>7}  reported  ({what})")
+    for name, lines in missed.items():
+        print(f"\n{name} missed; measured in this run:")
+        for l in lines: print(f"  {l}")
     print("\nraw medians:")
     for (b, c, s), v in sorted(m.items()):
         print(f"  {b:<9} {c:<20} {s:<7} {v:.6g}")
@@ -169,7 +224,7 @@ def main():
         for side in ("amps", "torch"):
             for run in mj[side]["runs"]:
                 print(f"  {side:<5} {run['case']:<14} " + "  ".join(f"{e['accuracy']:.4f} @ {e['seconds']:.1f} s" for e in run["epochs"]))
-    out = {"machine": machine(), "ratios": r, "targets": {**{k: v[0] for k, v in TARGETS.items()}, **({"main_job": None} if mj else {})},
+    out = {"machine": cpu, "ratios": r, "missed": missed, "onednn_impls": impls, "targets": {**{k: v[0] for k, v in TARGETS.items()}, **({"main_job": None} if mj else {})},
            "medians": [{"bench": b, "case": c, "side": s, "value": v} for (b, c, s), v in sorted(m.items())]}
     if mj: out["main_job"] = mj
     with open(a.out, "w") as f:

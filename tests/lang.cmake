@@ -52,6 +52,14 @@ foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16")
                 "-DSTDOUT=\"bench\": \"${name}\", \"case\": \"[a-z0-9_]+\"")
 endforeach()
 
+# The dispatch floor program, and run_bench.py's ratio and finding logic on made-up medians.
+add_test(NAME bench/add_raw COMMAND $<TARGET_FILE:add_raw> 100)
+set_tests_properties(bench/add_raw PROPERTIES LABELS bench TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "\"case\": \"add_1\", \"side\": \"raw\", \"us_per_op\": [0-9.]+}\n.*\"add_64x64\"")
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME bench/run_bench_findings COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/bench/test_run_bench.py)
+set_tests_properties(bench/run_bench_findings PROPERTIES LABELS bench TIMEOUT 60)
+
 # The REPL through a pseudo-terminal (forkpty), plus piped stdin.
 add_executable(repl_tests ${CMAKE_CURRENT_SOURCE_DIR}/repl/repl_test.cpp)
 target_link_libraries(repl_tests PRIVATE GTest::gtest util)

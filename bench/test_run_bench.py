@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""Unit tests of run_bench.py's ratio and finding logic on made-up medians (no PyTorch needed)."""
+import os, sys, unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_bench as rb
+
+
+def dispatch_medians(raw_64):
+    m = {}
+    for case, amps, torch in [("add_1", 0.38, 1.40), ("add_1_autograd", 0.67, 2.05),
+                              ("add_64x64", 0.94, 2.00), ("add_64x64_autograd", 1.08, 2.65)]:
+        m[("dispatch", case, "amps")], m[("dispatch", case, "torch")] = amps, torch
+    m[("dispatch", "add_1", "raw")], m[("dispatch", "add_64x64", "raw")] = 0.01, raw_64
+    return m
+
+
+class DispatchFinding(unittest.TestCase):
+    def test_splits_each_case_into_the_add_loop_and_the_rest(self):
+        lines = rb.dispatch_finding(dispatch_medians(0.30), 0.2)
+        self.assertEqual(len(lines), 4)  # one per case; no floor above the target
+        l64 = next(l for l in lines if l.startswith("add_64x64:"))
+        self.assertIn("add loop 0.300 + interpreter, dispatch, allocation 0.640", l64)
+        self.assertIn("0.150 of PyTorch's time", l64)
+        self.assertIn(", autograd", next(l for l in lines if l.startswith("add_1_autograd:")))
+
+    def test_names_the_highest_floor_above_the_target(self):
+        lines = rb.dispatch_finding(dispatch_medians(0.60), 0.2)
+        self.assertEqual(len(lines), 5)
+        self.assertTrue(lines[-1].startswith("add_64x64: the bare add loop alone (0.300"), lines[-1])
+        self.assertIn("above the 0.2 target", lines[-1])
+
+    def test_worst_case_ratio(self):
+        self.assertAlmostEqual(rb.ratios(dispatch_medians(0.3))["dispatch"], 0.94 / 2.00)
+
+
+class Bf16Finding(unittest.TestCase):
+    m = {("mm", "f32_1024", "onednn"): 120.0, ("mm", "bf16_1024", "onednn"): 40.0}
+    impls = {"f32_1024": "gemm:jit", "bf16_1024": "gemm:jit"}
+
+    def test_without_bf16_hardware_gives_oneDNN_s_own_ratio(self):
+        lines = rb.bf16_finding(self.m, self.impls, {"avx512_bf16": False, "amx_bf16": False})
+        self.assertIn("none", lines[0])
+        self.assertIn("bf16 takes 3.00x f32's time", lines[1])
+        self.assertIn("computes bf16 products in f32", lines[2])
+
+    def test_a_cpu_without_any_bf16_kernel(self):
+        m = {("mm", "f32_1024", "onednn"): 100.0}
+        impls = {"f32_1024": "gemm:jit", "bf16_1024": "no oneDNN kernel on this CPU"}
+        lines = rb.bf16_finding(m, impls, {"avx512_bf16": False, "amx_bf16": False})
+        self.assertIn("f32 100 GFLOP/s (gemm:jit); bf16: no oneDNN kernel on this CPU", lines[1])
+
+    def test_names_the_hardware_it_has(self):
+        lines = rb.bf16_finding(self.m, self.impls, {"avx512_bf16": True, "amx_bf16": True})
+        self.assertIn("avx512_bf16, amx_bf16", lines[0])
+        self.assertEqual(len(lines), 2)
+
+    def test_without_matmul_figures_only_the_hardware(self):
+        self.assertEqual(len(rb.bf16_finding({}, {}, {"avx512_bf16": False, "amx_bf16": False})), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
