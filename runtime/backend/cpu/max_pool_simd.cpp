@@ -1,4 +1,4 @@
-// Window argmax for 2x2, stride-2 max pooling: AVX-512 (16 windows per step) or scalar, chosen once.
+// Window argmax for 2x2, stride-2 max pooling: AVX-512 (16 windows per step), AVX2 (8) or scalar, chosen once.
 #include "runtime/backend/cpu/max_pool_simd.hpp"
 
 #include <algorithm>
@@ -66,6 +66,68 @@ __attribute__((target("avx512f"))) void argmax2_avx512(const float* v, int64_t W
   }
 }
 
+__attribute__((target("avx2"))) inline void take_avx2(__m256& best, __m256i& at, __m256 x, __m256i k) {
+  const __m256 t = _mm256_or_ps(_mm256_cmp_ps(x, best, _CMP_GT_OQ), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+  best = _mm256_blendv_ps(best, x, t);
+  at = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(at), _mm256_castsi256_ps(k), t));
+}
+
+// 64-bit chunks (c0 c1 c2 c3) reordered as (c0 c2 c1 c3).
+__attribute__((target("avx2"))) inline __m256 swap_middle_chunks(__m256 v) {
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+// The first [m] of 8 int32 lanes set (m may be <= 0 or >= 8): a mask for AVX2's masked loads.
+__attribute__((target("avx2"))) inline __m256i first_lanes_avx2(int64_t m) {
+  const int32_t c = int32_t(std::clamp<int64_t>(m, 0, 8));
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// r[0, 2m) (m <= 8 windows; unread lanes are 0) split into its even and odd columns, each in order: the
+// in-lane shuffle gives 64-bit chunks (r0 r2)(r8 r10)(r4 r6)(r12 r14), the cross-lane permute orders them.
+__attribute__((target("avx2"))) inline void split_even_odd(const float* r, int64_t m, __m256& even, __m256& odd) {
+  const bool full = m == 8;
+  const __m256 lo = full ? _mm256_loadu_ps(r) : _mm256_maskload_ps(r, first_lanes_avx2(2 * m));
+  const __m256 hi = full ? _mm256_loadu_ps(r + 8) : _mm256_maskload_ps(r + 8, first_lanes_avx2(2 * m - 8));
+  even = swap_middle_chunks(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+  odd = swap_middle_chunks(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+// at[0, m) from the 8 int32 indices [arg], widened to int64.
+__attribute__((target("avx2"))) inline void store_indices(int64_t* at, __m256i arg, int64_t m) {
+  const __m256i lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(arg));
+  const __m256i hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(arg, 1));
+  auto* out = reinterpret_cast<long long*>(at);
+  if (m == 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), lo);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4), hi);
+    return;
+  }
+  const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
+  _mm256_maskstore_epi64(out, _mm256_cmpgt_epi64(_mm256_set1_epi64x(m), lanes), lo);
+  _mm256_maskstore_epi64(out + 4, _mm256_cmpgt_epi64(_mm256_set1_epi64x(m - 4), lanes), hi);
+}
+
+// 8 windows per step; the last step's loads and stores are masked, so nothing past the last window is touched.
+__attribute__((target("avx2"))) void argmax2_avx2(const float* v, int64_t W, int64_t k0, int64_t n, int64_t* at) {
+  const __m256i even_k = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+  const __m256i one = _mm256_set1_epi32(1), row = _mm256_set1_epi32(int32_t(W));
+  for (int64_t o = 0; o < n; o += 8) {
+    const int64_t m = std::min<int64_t>(8, n - o);
+    const float* r0 = v + k0 + 2 * o;
+    __m256 a_even, a_odd, b_even, b_odd;
+    split_even_odd(r0, m, a_even, a_odd);
+    split_even_odd(r0 + W, m, b_even, b_odd);
+    const __m256i k = _mm256_add_epi32(_mm256_set1_epi32(int32_t(k0 + 2 * o)), even_k), kw = _mm256_add_epi32(k, row);
+    __m256 best = a_even;
+    __m256i arg = k;
+    take_avx2(best, arg, a_odd, _mm256_add_epi32(k, one));
+    take_avx2(best, arg, b_even, kw);
+    take_avx2(best, arg, b_odd, _mm256_add_epi32(kw, one));
+    store_indices(at + o, arg, m);
+  }
+}
+
 struct Impl {
   Argmax2 argmax2;
   const char* isa;
@@ -74,7 +136,8 @@ struct Impl {
 const Impl& impl() {
   static const Impl i = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") ? Impl{argmax2_avx512, "avx512"} : Impl{argmax2_scalar, "scalar"};
+    if (__builtin_cpu_supports("avx512f")) return Impl{argmax2_avx512, "avx512"};
+    return __builtin_cpu_supports("avx2") ? Impl{argmax2_avx2, "avx2"} : Impl{argmax2_scalar, "scalar"};
   }();
   return i;
 }

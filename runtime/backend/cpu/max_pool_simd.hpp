@@ -10,7 +10,7 @@ namespace amps::rt::cpu {
 // or a NaN takes over), so ties keep the first maximum and NaN propagates. Needs k0 + 2 * n + W < 2^31.
 void argmax_2x2_stride2(const float* v, int64_t W, int64_t k0, int64_t n, int64_t* at);
 
-// The instruction set argmax_2x2_stride2 chose on this CPU: "avx512" or "scalar".
+// The instruction set argmax_2x2_stride2 chose on this CPU: "avx512", "avx2" or "scalar".
 const char* max_pool_simd_isa();
 
 }  // namespace amps::rt::cpu

@@ -7,13 +7,15 @@ namespace amps::rt::cpu {
 namespace {
 
 // Written so the compiler vectorises it: widen x's bits to a float (exact), compare, select v's bits.
+// v[i] is read unconditionally: a load under the condition keeps AVX2 (no masked 16-bit loads) scalar.
 #define AMPS_SELECT_LOOP(suffix, target)                                                                   \
   target void select_##suffix(uint16_t* o, const uint16_t* v, const uint16_t* x, float th, int64_t n) { \
     for (int64_t i = 0; i < n; ++i) {                                                                      \
       const uint32_t bits = uint32_t(x[i]) << 16;                                                          \
       float f;                                                                                             \
       std::memcpy(&f, &bits, sizeof f);                                                                    \
-      o[i] = f <= th ? uint16_t(0) : v[i];                                                                 \
+      const uint16_t keep = v[i];                                                                          \
+      o[i] = f <= th ? uint16_t(0) : keep;                                                                 \
     }                                                                                                      \
   }
 AMPS_SELECT_LOOP(avx512, __attribute__((target("avx512f,avx512bw,avx512vl"))))

@@ -80,7 +80,7 @@ TEST(MaxPoolScan, MatchesReferenceWithTiesZerosAndNaN) {
                               {2, 2, 1, 1, 0, 0, 1, 1, false}, {2, 3, 1, 2, 0, 1, 2, 1, false},
                               {3, 3, 3, 3, 0, 0, 1, 1, true}};
   for (DType dt : {DType::float64, DType::float32, DType::bfloat16, DType::float16})
-    for (const Dims& shape : {Dims{2, 3, 9, 8}, Dims{1, 2, 28, 28}})
+    for (const Dims& shape : {Dims{2, 3, 9, 8}, Dims{1, 2, 28, 28}, Dims{1, 2, 6, 40}})  // SIMD blocks + tails
       for (const Geo& g : geos) {
         SCOPED_TRACE(testing::Message() << dtype_name(dt) << " " << format_shape(shape) << " k" << g.kh << g.kw
                                         << " s" << g.sh << g.sw << " p" << g.ph << g.pw << " d" << g.dh << g.dw);
