@@ -134,15 +134,17 @@ def ratios(m):
 
 
 def dispatch_finding(m, target):
-    """Splits each case's amps time into the bare add loop (add_raw, same run) and the rest."""
+    """Splits each case's amps time into the bare add loop (add_raw, same run) and the rest, against the
+    time the target allows (target x PyTorch's)."""
     lines, worst = [], None
     for (b, c, s), amps in sorted(m.items()):
         if b != "dispatch" or s != "amps": continue
         torch, raw = m[(b, c, "torch")], m.get((b, c.removesuffix("_autograd"), "raw"))
         if raw is None: continue
+        budget = target * torch
         lines.append(f"{c}: amps {amps:.3f} us/op = add loop {raw:.3f} + interpreter, dispatch, allocation"
-                     f"{', autograd' if 'autograd' in c else ''} {amps - raw:.3f}; PyTorch {torch:.3f}; "
-                     f"the add loop alone is {raw / torch:.3f} of PyTorch's time")
+                     f"{', autograd' if 'autograd' in c else ''} {amps - raw:.3f}; PyTorch {torch:.3f}, so the "
+                     f"target allows {budget:.3f}, of which the add loop alone takes {raw / budget:.0%}")
         if raw / torch > max(target, worst[1] if worst else 0): worst = (c, raw / torch)
     if worst:
         lines.append(f"{worst[0]}: the bare add loop alone ({worst[1]:.3f} of PyTorch's time) is above the {target} "
