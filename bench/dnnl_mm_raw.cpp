@@ -1,6 +1,7 @@
 // Baseline for amps' mm: times the raw oneDNN matmul primitive (f32, bf16) and prints JSON lines.
 //
-// Usage: dnnl_mm_raw [threads=2]. Each primitive is created once; one warm-up run, then repeats
+// Usage: dnnl_mm_raw [threads=2] [dtype n]: every case, or the one named (f32|bf16, 512|1024|2048, as
+// mm.amps takes them, so run_bench.py can alternate the two case by case). Each primitive is created once; one warm-up run, then repeats
 // until ~1 s or 50 runs (at least 5); the median time gives GFLOP/s = 2*n^3 / t. A dtype this
 // CPU has no oneDNN kernel for prints "gflops":null with the reason.
 #include <dnnl.hpp>
@@ -79,8 +80,11 @@ int main(int argc, char** argv) {
   try {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream s(eng);
+    const std::string only_dt = argc > 3 ? argv[2] : "";
+    const int64_t only_n = argc > 3 ? std::atoll(argv[3]) : 0;
     for (dt t : {dt::f32, dt::bf16})
-      for (int64_t n : {512, 1024, 2048}) bench_one(eng, s, n, t);
+      for (int64_t n : {512, 1024, 2048})
+        if ((only_dt.empty() || only_dt == name_of(t)) && (only_n == 0 || only_n == n)) bench_one(eng, s, n, t);
   } catch (const dnnl::error& e) {
     std::fprintf(stderr, "dnnl_mm_raw: oneDNN error %d: %s\n", static_cast<int>(e.status), e.what());
     return 1;

@@ -54,19 +54,25 @@ def interleaved(amps, name, key, repeats, arg, floor=None):
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
-def onednn_mm(raw, samples, impls):
-    """One run of dnnl_mm_raw into [samples] (GFLOP/s) and [impls] (oneDNN's kernel name per case)."""
-    for l in run_lines([raw]):
+MM_CASES = [(dt, n) for dt in ("f32", "bf16") for n in (512, 1024, 2048)]
+
+
+def onednn_mm(raw, samples, impls, case=()):
+    """One run of dnnl_mm_raw (every case, or the one [case]) into [samples] (GFLOP/s) and [impls]
+    (oneDNN's kernel name per case)."""
+    for l in run_lines([raw, "2", *map(str, case)]):
         case = f"{'f32' if l['dtype'] == 'f32' else 'bf16'}_{l['n']}"
         impls[case] = l.get("impl") or l.get("error")
         if l.get("gflops"): samples.setdefault(("mm", case, "onednn"), []).append(l["gflops"])
 
 
 def mm_pairs(amps, raw, repeats, impls):
+    """amps and the raw primitive alternately case by case (the machine's speed drifts over minutes)."""
     samples = {}
     for _ in range(repeats):
-        collect(samples, run_lines([amps, "bench/mm.amps"]), "amps", "gflops")  # sampled like dnnl_mm_raw
-        onednn_mm(raw, samples, impls)
+        for dt, n in MM_CASES:
+            collect(samples, run_lines([amps, "bench/mm.amps", "50", dt, str(n)]), "amps", "gflops")  # sampled alike
+            onednn_mm(raw, samples, impls, (dt, n))
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
