@@ -34,6 +34,16 @@ class DispatchFinding(unittest.TestCase):
         self.assertAlmostEqual(rb.ratios(dispatch_medians(0.3))["dispatch"], 0.94 / 2.00)
 
 
+class MmRatio(unittest.TestCase):
+    def test_prefers_the_median_of_back_to_back_ratios(self):
+        m = {("mm", "f32_1024", "amps"): 100.0, ("mm", "f32_1024", "onednn"): 130.0,
+             ("mm", "f32_1024", "pair_ratio"): 1.02, ("mm", "f32_512", "amps"): 100.0,
+             ("mm", "f32_512", "onednn"): 105.0}
+        self.assertAlmostEqual(rb.ratios(m)["mm_vs_onednn"], 1.05)  # 512 without pairs: ratio of medians
+        m[("mm", "f32_512", "pair_ratio")] = 0.99
+        self.assertAlmostEqual(rb.ratios(m)["mm_vs_onednn"], 1.02)
+
+
 class Bf16Finding(unittest.TestCase):
     m = {("mm", "f32_1024", "onednn"): 120.0, ("mm", "bf16_1024", "onednn"): 40.0}
     impls = {"f32_1024": "gemm:jit", "bf16_1024": "gemm:jit"}
