@@ -105,6 +105,52 @@ void convert_rows(const Walk& w, RowFn fn, const DnnlArg& s, const DnnlArg& d, i
   }
 }
 
+// Offsets into both sides of the start of outer row [r] of [w] (all dims but the last [inner] ones).
+std::pair<int64_t, int64_t> outer_offsets(const Walk& w, size_t inner, int64_t r) {
+  int64_t so = 0, dof = 0;
+  for (size_t k = w.dims.size() - inner; k-- > 0;) {
+    const int64_t i = r % w.dims[k];
+    r /= w.dims[k];
+    so += i * w.ss[k], dof += i * w.ds[k];
+  }
+  return {so, dof};
+}
+
+// A walk whose innermost dim is strided in the source while the dim before it is contiguous: a transpose.
+// Row by row it would read one element per cache line.
+bool transposes(const Walk& w) {
+  const size_t n = w.dims.size();
+  return n >= 2 && w.ss[n - 1] != 1 && w.ss[n - 2] == 1;
+}
+
+// Source elements read per row of a strip. The strip's destination rows are a power-of-two stride apart
+// in the common case and so share few cache sets: 8 of them stay in L1 where 32 thrash (AVX2 EPYC, a
+// 1024x512 f32 transpose: 8 rows 1.7x faster than 32).
+constexpr int64_t kStrip = 8;
+
+// Strips [u0, u1) of a transposing walk [w] (dims [..., A, B], the source contiguous along A): a strip is
+// kStrip values of A across the whole of B, copied as short rows along A (contiguous reads; the writes
+// stay within the strip's kStrip destination rows).
+void convert_strips(const Walk& w, RowFn fn, const DnnlArg& s, const DnnlArg& d, int64_t u0, int64_t u1) {
+  const size_t n = w.dims.size();
+  const int64_t A = w.dims[n - 2], B = w.dims[n - 1], strips = (A + kStrip - 1) / kStrip;
+  for (int64_t u = u0; u < u1; ++u) {
+    const auto [so, dof] = outer_offsets(w, 2, u / strips);
+    const int64_t a0 = u % strips * kStrip, len = std::min(kStrip, A - a0);
+    for (int64_t b = 0; b < B; ++b)
+      fn(at(s, so + a0 + b * w.ss[n - 1]), 1, at(d, dof + a0 * w.ds[n - 2] + b * w.ds[n - 1]), w.ds[n - 2], len);
+  }
+}
+
+void convert_transposing(const Walk& w, RowFn fn, const DnnlArg& s, const DnnlArg& d, int64_t n) {
+  const size_t r = w.dims.size();
+  const int64_t units = n / (w.dims[r - 2] * w.dims[r - 1]) * ((w.dims[r - 2] + kStrip - 1) / kStrip);
+  const int threads = n < kParallelElems || omp_in_parallel() ? 1 : int(std::min<int64_t>(omp_get_max_threads(), units));
+  if (threads == 1) return convert_strips(w, fn, s, d, 0, units);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int t = 0; t < threads; ++t) convert_strips(w, fn, s, d, units * t / threads, units * (t + 1) / threads);
+}
+
 }  // namespace
 
 uint16_t f32_to_bf16(float f) { return float_to_bf16_bits(f); }
@@ -112,13 +158,15 @@ float bf16_to_f32(uint16_t h) { return bf16_bits_to_float(h); }
 uint16_t f32_to_f16(float f) { return float_to_half_bits(f); }
 float f16_to_f32(uint16_t h) { return half_bits_to_float(h); }
 
-// Large copies are split over the OpenMP threads: by rows, or a single long row by element ranges.
+// Large copies are split over the OpenMP threads: by rows, or a single long row by element ranges;
+// transposing copies by strips.
 void copy_convert(const DnnlArg& src_in, const DnnlArg& dst_in) {
   const DnnlArg s = explicit_strides(src_in), d = explicit_strides(dst_in);
   const int64_t n = numel(s.dims);
   if (n == 0) return;
   const Walk w = walk_of(s, d);
   const RowFn fn = row_fn(s.dt, d.dt);
+  if (transposes(w)) return convert_transposing(w, fn, s, d, n);
   const int64_t inner = w.dims.back(), rows = n / inner;
   int threads = n < kParallelElems || omp_in_parallel() ? 1 : omp_get_max_threads();
   if (rows > 1) threads = int(std::min<int64_t>(threads, rows));

@@ -122,7 +122,42 @@ TEST(MatmulLarge, MatchesReferenceAtFastKernelSizes) {
   check_mm(a, HostTensor::random({96, 80}, DnnlType::f32, 5), HostTensor::make({64, 80}, DnnlType::f32));
 }
 
+// A transposed src big enough to be copied row-major first (reordered by oneDNN for f32, converted by
+// copy_convert's transposing strips for the half types), batched and with edges off the strip size.
+TEST(MatmulLarge, TransposedSrcAboveTheCopyThreshold) {
+  for (DnnlType t : {DnnlType::f32, DnnlType::bf16, DnnlType::f16}) {
+    SCOPED_TRACE(int(t));
+    check_mm(HostTensor::random({67, 93}, t, 6, {1, 0}), HostTensor::random({93, 21}, t, 7),
+             HostTensor::make({67, 21}, t));
+    check_mm(HostTensor::random({3, 70, 75}, t, 8, {0, 2, 1}), HostTensor::random({75, 9}, t, 9, {1, 0}),
+             HostTensor::make({3, 70, 9}, t));
+  }
+}
+
 // ---- converters ----
+
+// copy_convert of transposing views (the strips path) into row-major, and back out of row-major into a
+// transposed view, element for element, across every dtype pair.
+TEST(DnnlConvert, TransposingCopiesKeepEveryElement) {
+  const DnnlType types[] = {DnnlType::f32, DnnlType::bf16, DnnlType::f16};
+  for (DnnlType from : types)
+    for (DnnlType to : types)
+      for (const auto& [dims, perm] : {std::pair<Dims, Dims>{{37, 45}, {1, 0}}, {{2, 3, 33, 19}, {1, 0, 3, 2}}}) {
+        SCOPED_TRACE(testing::Message() << int(from) << " -> " << int(to) << " rank " << dims.size());
+        HostTensor src = HostTensor::random(dims, from, 31, perm), dst = HostTensor::make(dims, to);
+        detail::copy_convert(src.arg(), dst.arg());
+        HostTensor back = HostTensor::make(dims, from, perm);
+        detail::copy_convert(dst.arg(), back.arg());
+        for (int64_t i = 0; i < src.numel(); ++i) {
+          HostTensor one = HostTensor::make({1}, to);
+          one.set(0, src.get(i));  // the single rounding copy_convert must do
+          ASSERT_EQ(dst.get(i), one.get(0)) << i;
+          if (to == from || to == DnnlType::f32) {
+            ASSERT_EQ(back.get(i), src.get(i)) << i;
+          }
+        }
+      }
+}
 
 TEST(DnnlConvert, EveryF16RoundTrips) {
   for (uint32_t h = 0; h < 65536; ++h) {
