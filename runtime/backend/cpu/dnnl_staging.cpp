@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -189,9 +190,23 @@ DnnlType io_type(DnnlType user, DnnlType compute) {
   return user;
 }
 
-Md staged_md(const DnnlArg& a, DnnlType t, bool dense) {
+Dims kept_order_strides(const DnnlArg& x) {
+  const DnnlArg a = explicit_strides(x);
+  std::vector<size_t> order(a.dims.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) { return a.strides[i] > a.strides[j]; });
+  int64_t span = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    const size_t i = order[k];
+    if (a.dims[i] != 1 && a.strides[i] != span) return dense_strides(a.dims);  // gaps, overlaps, broadcasts
+    span *= a.dims[i];
+  }
+  return a.strides;
+}
+
+Md staged_md(const DnnlArg& a, DnnlType t, bool dense, bool keep_order) {
   if (a.dt == t && (!dense || is_dense(a))) return md_of(a);
-  return md_of(a.dims, t);
+  return Md(a.dims, to_dnnl(t), keep_order && !dense ? kept_order_strides(a) : dense_strides(a.dims));
 }
 
 bool exact_reorder(const Md& from, const Md& to) {
@@ -211,19 +226,19 @@ bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in) {
   return in ? exact_reorder(user, want) : exact_reorder(want, user);
 }
 
-DnnlArg Staging::temp(const std::vector<int64_t>& dims, DnnlType t) {
+DnnlArg Staging::temp(const std::vector<int64_t>& dims, DnnlType t, Dims strides) {
   const size_t bytes = size_t(numel(dims) * dnnl_type_size(t)) + sizeof(float);  // never 0
   bufs_.emplace_back(host_block_alloc(bytes), bytes);
-  return DnnlArg{bufs_.back().first, t, dims, dense_strides(dims)};
+  return DnnlArg{bufs_.back().first, t, dims, strides.empty() ? dense_strides(dims) : std::move(strides)};
 }
 
 Staging::~Staging() {
   for (auto& [p, n] : bufs_) host_block_free(p, n);
 }
 
-DnnlArg Staging::in(const DnnlArg& a, DnnlType t, bool dense) {
+DnnlArg Staging::in(const DnnlArg& a, DnnlType t, bool dense, bool keep_order) {
   if (a.dt == t && (!dense || is_dense(a))) return explicit_strides(a);
-  DnnlArg tmp = temp(a.dims, t);
+  DnnlArg tmp = temp(a.dims, t, keep_order && !dense ? kept_order_strides(a) : Dims{});
   copy_convert(a, tmp);
   return tmp;
 }

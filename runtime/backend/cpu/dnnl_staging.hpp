@@ -25,8 +25,12 @@ void copy_convert(const DnnlArg& src, const DnnlArg& dst);
 // f32 compute takes everything as f32; bf16 compute takes bf16 and f32 as they are, f16 as f32.
 DnnlType io_type(DnnlType user, DnnlType compute);
 
-// The memory desc of the view Staging::in/out(a, t, dense) will return (without staging anything).
-Md staged_md(const DnnlArg& a, DnnlType t, bool dense = false);
+// [a]'s strides when they are a dense tensor's in some dim order (a transposed or permuted view of a
+// contiguous buffer), else row-major dense ones: the layout a converted copy of [a] may keep.
+Dims kept_order_strides(const DnnlArg& a);
+
+// The memory desc of the view Staging::in/out(a, t, dense, keep_order) will return (without staging).
+Md staged_md(const DnnlArg& a, DnnlType t, bool dense = false, bool keep_order = false);
 
 // Whether oneDNN's reorder from [from] to [to] runs one of its JIT kernels. Those convert bf16 to f32
 // exactly and f32 to bf16 bit-identically to runtime/half (round-to-nearest-even, denormals kept, NaN
@@ -41,7 +45,8 @@ bool direct_bf16(const DnnlArg& a, DnnlType ct, const Md& want, bool in);
 
 // Owns the temporaries of one call. in()/out() return a view of the argument with element type
 // 't' (row-major dense when 'dense'): the argument itself when it already is one, else a
-// temporary. Output temporaries are converted back (rounded once) by finish(), which the caller
+// temporary, row-major, or with [a]'s own dim order when 'keep_order' (kept_order_strides: a
+// transposed view converts as one contiguous run). Output temporaries are converted back (rounded once) by finish(), which the caller
 // runs after the primitive; 'load' first copies the destination in (for beta accumulation).
 class Staging {
  public:
@@ -49,9 +54,10 @@ class Staging {
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
   ~Staging();  // gives the temporaries back to the host block cache
-  DnnlArg in(const DnnlArg& a, DnnlType t, bool dense = false);
+  DnnlArg in(const DnnlArg& a, DnnlType t, bool dense = false, bool keep_order = false);
   DnnlArg out(const DnnlArg& a, DnnlType t, bool dense = false, bool load = false);
-  DnnlArg temp(const std::vector<int64_t>& dims, DnnlType t);  // a dense scratch buffer
+  DnnlArg temp(const std::vector<int64_t>& dims, DnnlType t, Dims strides = {});  // dense scratch (row-major
+                                                                                 // unless [strides] given)
   void finish();
 
  private:

@@ -136,6 +136,18 @@ TEST(MatmulLarge, TransposedSrcAboveTheCopyThreshold) {
 
 // ---- converters ----
 
+// A converted matmul b keeps a dense permuted layout (so a transposed weight converts as one run) and
+// falls back to row-major for anything else.
+TEST(DnnlConvert, KeptOrderStridesOnlyForDensePermutations) {
+  auto arg = [](Dims dims, Dims strides) { return DnnlArg{nullptr, DnnlType::bf16, dims, strides}; };
+  EXPECT_EQ(detail::kept_order_strides(arg({4, 3}, {1, 4})), (Dims{1, 4}));              // transposed
+  EXPECT_EQ(detail::kept_order_strides(arg({2, 4, 3}, {12, 1, 4})), (Dims{12, 1, 4}));   // batched
+  EXPECT_EQ(detail::kept_order_strides(arg({4, 1, 3}, {1, 99, 4})), (Dims{1, 99, 4}));   // size-1 dim
+  EXPECT_EQ(detail::kept_order_strides(arg({4, 3}, {1, 8})), (Dims{3, 1}));              // a gap
+  EXPECT_EQ(detail::kept_order_strides(arg({2, 4, 3}, {0, 1, 4})), (Dims{12, 3, 1}));    // broadcast
+  EXPECT_EQ(detail::kept_order_strides(arg({4, 3}, {})), (Dims{3, 1}));                  // implicit dense
+}
+
 // copy_convert of transposing views (the strips path) into row-major, and back out of row-major into a
 // transposed view, element for element, across every dtype pair.
 TEST(DnnlConvert, TransposingCopiesKeepEveryElement) {
