@@ -4,6 +4,8 @@
 #include <unordered_map>
 
 #include "runtime/backend/cpu/dnnl_detail.hpp"
+#include "runtime/half.hpp"
+#include "runtime/host_block_cache.hpp"
 
 namespace amps::rt::dnnl_cpu {
 
@@ -62,24 +64,54 @@ Entry& entry(GeluForm f, DnnlType t, int64_t n, bool backward) {
 
 void check_type(DnnlType t) { check(t == DnnlType::f32 || t == DnnlType::bf16, "gelu", "f32 or bf16 buffers only"); }
 
-}  // namespace
-
-bool gelu_supported(DnnlType t) {
-  if (t == DnnlType::f32) return true;
-  if (t != DnnlType::bf16) return false;
+// Whether oneDNN has a bf16 eltwise kernel on this CPU (AVX-512 ones); elsewhere bf16 computes in f32 here.
+bool native_bf16() {
   static const bool bf16 = [] {
     try {
       bwd_pd(GeluForm::erf, DnnlType::bf16, 1);  // makes the forward's too (the hint)
       return true;
     } catch (const dnnl::error&) {
-      return false;  // no bf16 eltwise kernel on this CPU (AVX2 only)
+      return false;
     }
   }();
   return bf16;
 }
 
+// [k] f32 buffers of [n] elements from the host block cache, given back when it goes out of scope.
+class F32Buffers {
+ public:
+  F32Buffers(int k, int64_t n) : bytes_(size_t(n) * sizeof(float) + sizeof(float)) {
+    for (int i = 0; i < k; ++i) bufs_[i] = static_cast<float*>(host_block_alloc(bytes_));
+  }
+  ~F32Buffers() {
+    for (float* b : bufs_)
+      if (b) host_block_free(b, bytes_);
+  }
+  F32Buffers(const F32Buffers&) = delete;
+  F32Buffers& operator=(const F32Buffers&) = delete;
+  float* operator[](int i) const { return bufs_[i]; }
+
+ private:
+  size_t bytes_;
+  float* bufs_[2] = {nullptr, nullptr};
+};
+
+float* widened(const void* bf16, float* buf, int64_t n) {
+  convert_bf16_to_float(static_cast<const BFloat16*>(bf16), buf, n);
+  return buf;
+}
+
+}  // namespace
+
+bool gelu_supported(DnnlType t) { return t == DnnlType::f32 || t == DnnlType::bf16; }
+
 void gelu_forward(GeluForm f, DnnlType t, const void* src, void* dst, int64_t n) {
   if (n == 0) return;
+  if (t == DnnlType::bf16 && !native_bf16()) {  // widened, computed in f32 and rounded once, as oneDNN's bf16
+    F32Buffers buf(1, n);
+    gelu_forward(f, DnnlType::f32, widened(src, buf[0], n), buf[0], n);
+    return convert_float_to_bf16(buf[0], static_cast<BFloat16*>(dst), n);
+  }
   guard("gelu", [&] {
     check_type(t);
     Entry& e = entry(f, t, n, false);
@@ -90,6 +122,11 @@ void gelu_forward(GeluForm f, DnnlType t, const void* src, void* dst, int64_t n)
 
 void gelu_backward(GeluForm f, DnnlType t, const void* diff_dst, const void* src, void* diff_src, int64_t n) {
   if (n == 0) return;
+  if (t == DnnlType::bf16 && !native_bf16()) {
+    F32Buffers buf(2, n);
+    gelu_backward(f, DnnlType::f32, widened(diff_dst, buf[0], n), widened(src, buf[1], n), buf[0], n);
+    return convert_float_to_bf16(buf[0], static_cast<BFloat16*>(diff_src), n);
+  }
   guard("gelu_backward", [&] {
     check_type(t);
     Entry& e = entry(f, t, n, true);

@@ -9,8 +9,9 @@ namespace amps::rt::dnnl_cpu {
 
 enum class GeluForm : uint8_t { erf, tanh };
 
-// Whether this CPU runs oneDNN's GELU for buffers of type [t] (f32 always; bf16 needs AVX-512). f16 never:
-// oneDNN 2.6 has no f16 compute on the CPU.
+// Whether oneDNN's GELU takes buffers of type [t]: f32 and bf16 (computed in f32 and rounded once; on CPUs
+// without oneDNN's bf16 eltwise kernels, AVX2 ones, through f32 temporaries here). f16 never: oneDNN 2.6 has
+// no f16 compute on the CPU.
 bool gelu_supported(DnnlType t);
 
 // dst = gelu(src) over [n] dense elements of type [t]; bf16 computes in f32 and rounds once. The buffers may
