@@ -24,8 +24,8 @@ struct Entry {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul prim;
   DnnlType compute;
-  bool dense_a, dense_b;  // staged row-major dense by copy_convert: see make_entry
-  bool reorder_a;         // a bound as it is, reordered into the row-major src the primitive takes
+  bool dense_in;   // a and b are staged dense because their strides only had a reference kernel
+  bool reorder_a;  // a bound as it is, reordered by oneDNN into the row-major src the primitive takes
   // Set when every argument is bound as it is (no staging, no reorder): the memories of the user views
   // are made once and each call only swaps their data handles (no desc or memory creation per call).
   bool direct = false;
@@ -70,13 +70,13 @@ void check_shapes(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const 
 
 dnnl::matmul::primitive_desc make_pd(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst,
                                      const DnnlArg* bias, float alpha, float beta, DnnlType ct,
-                                     bool dense_a, bool dense_b) {
+                                     bool dense_in, bool dense_a) {
   dnnl::primitive_attr attr;
   if (alpha != 1.f) attr.set_output_scales(0, {alpha});
   dnnl::post_ops po;
   if (beta != 0.f) po.append_sum(beta);
   attr.set_post_ops(po);
-  Md ma = staged_md(a, io_type(a.dt, ct), dense_a), mb = staged_md(b, io_type(b.dt, ct), dense_b, true);
+  Md ma = staged_md(a, io_type(a.dt, ct), dense_in || dense_a), mb = staged_md(b, io_type(b.dt, ct), dense_in, true);
   Md md = staged_md(dst, io_type(dst.dt, ct));
   auto d = bias ? dnnl::matmul::desc(ma, mb, staged_md(*bias, io_type(bias->dt, ct)), md)
                 : dnnl::matmul::desc(ma, mb, md);
@@ -97,7 +97,7 @@ bool transposed_matrices(const DnnlArg& x) {
 void bind_direct(Entry& e, const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias) {
   const std::pair<int, const DnnlArg*> views[] = {
       {DNNL_ARG_SRC, &a}, {DNNL_ARG_WEIGHTS, &b}, {DNNL_ARG_DST, &dst}, {DNNL_ARG_BIAS, bias}};
-  if (e.dense_a || e.dense_b || e.reorder_a) return;
+  if (e.dense_in || e.reorder_a) return;
   for (auto [arg, v] : views) {
     if (!v) continue;
     const Md md = md_of(*v);
@@ -123,13 +123,13 @@ Entry make_entry(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const D
   });
   bool dense = false, reorder_a = false;
   if (impl_is(pd, "ref") && !(is_dense(a) && is_dense(b))) {
-    auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true, true);
+    auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true, false);
     if (!impl_is(dpd, "ref")) pd = dpd, dense = true;
   } else if (impl_is(pd, "gemm:") && io_type(a.dt, ct) == a.dt && transposed_matrices(a)) {
-    auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, true, false);
+    auto dpd = make_pd(a, b, dst, bias, alpha, beta, ct, false, true);
     if (impl_is(dpd, "gemm:")) pd = dpd, reorder_a = true;  // oneDNN's JIT reorder transposes fast
   }
-  Entry e{pd, dnnl::matmul(pd), ct, dense, dense, reorder_a, false, {}};
+  Entry e{pd, dnnl::matmul(pd), ct, dense, reorder_a, false, {}};
   bind_direct(e, a, b, dst, bias);
   return e;
 }
@@ -160,8 +160,8 @@ void run(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* 
   if (e.direct) return run_direct(e, a, b, dst, bias);
   Staging st;
   Exec ex;
-  ex.in(DNNL_ARG_SRC, e.reorder_a ? a : st.in(a, io_type(a.dt, e.compute), e.dense_a), e.pd.src_desc());
-  ex.in(DNNL_ARG_WEIGHTS, st.in(b, io_type(b.dt, e.compute), e.dense_b, true), e.pd.weights_desc());
+  ex.in(DNNL_ARG_SRC, e.reorder_a ? a : st.in(a, io_type(a.dt, e.compute), e.dense_in), e.pd.src_desc());
+  ex.in(DNNL_ARG_WEIGHTS, st.in(b, io_type(b.dt, e.compute), e.dense_in, true), e.pd.weights_desc());
   if (bias) ex.in(DNNL_ARG_BIAS, st.in(*bias, io_type(bias->dt, e.compute)), e.pd.bias_desc());
   const bool load = beta != 0.f;
   ex.out(DNNL_ARG_DST, st.out(dst, io_type(dst.dt, e.compute), false, load), e.pd.dst_desc(), load);
