@@ -30,7 +30,13 @@ Tensor zeros_of(C c, size_t i) { return zeros(c.sizes(i), c.meta(i).dtype, c.met
 Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
 Tensor sign(const Tensor& t) { return op(O::sign, t); }
 double sc(C c, size_t i) { return c.a.scalar(i).to_double(); }
-Tensor rows(const Tensor& t, int64_t last) { return t.reshape({-1, last}); }
+// [t] as a matrix of [last] columns: every leading dim flattened into rows (explicit, since -1 is ambiguous
+// for an empty tensor with last == 0, as linear's zero in_features).
+Tensor rows(const Tensor& t, int64_t last) {
+  int64_t n = 1;
+  for (int64_t d = 0; d + 1 < t.dim(); ++d) n *= t.size(d);
+  return t.reshape({n, last});
+}
 Tensor land(const Tensor& a, const Tensor& b) { return op(O::logical_and, a, b); }
 
 // ---- reductions: the reduction result in keepdim form, and the reduced element count ----

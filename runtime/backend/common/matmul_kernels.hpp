@@ -172,7 +172,9 @@ struct MatmulKernels {
     check_dim(a.op(), w, 2, "weight");
     AMPS_CHECK(x.dim() >= 1 && x.size(-1) == w.size(1), "linear: shapes {} and {} cannot be multiplied (input's last "
                "dim must equal weight's in_features)", format_shape(x.sizes()), format_shape(native::t(w).sizes()));
-    Tensor x2 = D::reshape(x, {-1, x.size(-1)});
+    int64_t rows = 1;  // explicit: -1 is ambiguous for an empty input with in_features 0 (PyTorch gives zeros)
+    for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
+    Tensor x2 = D::reshape(x, {rows, x.size(-1)});
     Tensor out = Tensor::empty({x2.size(0), w.size(0)}, x.dtype(), kc.device);
     check_same_dtype(a.op(), x, w);
     if (bias.defined()) D::copy_into(out, D::cast(bias, x.dtype()));

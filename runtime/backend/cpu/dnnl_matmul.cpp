@@ -169,6 +169,14 @@ void run(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* 
   st.finish();
 }
 
+// Whether a batch dim of [dst] has no operand of its size: both were size 1 or expanded (stride 0, which
+// to_rank makes size 1), and oneDNN cannot repeat a product along a dim no operand has.
+bool dst_only_batch_dim(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst) {
+  for (size_t i = 0; i + 2 < dst.dims.size(); ++i)
+    if (dst.dims[i] != 1 && a.dims[i] == 1 && b.dims[i] == 1) return true;
+  return false;
+}
+
 }  // namespace
 
 void matmul(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlArg* bias,
@@ -177,6 +185,15 @@ void matmul(const DnnlArg& a, const DnnlArg& b, const DnnlArg& dst, const DnnlAr
     const size_t r = dst.dims.size();
     check(r >= 2, kOp, "dst needs rank >= 2");
     DnnlArg ra = to_rank(a, r, 2), rb = to_rank(b, r, 2), rd = explicit_strides(dst);
+    Staging st;  // an expanded operand that alone gives dst a batch dim is copied out in full (as PyTorch's)
+    if (dst_only_batch_dim(ra, rb, rd)) {
+      const DnnlArg fa = to_rank(a, r, r), fb = to_rank(b, r, r);
+      for (size_t i = 0; i + 2 < r; ++i) {
+        if (ra.dims[i] != 1 || rb.dims[i] != 1 || rd.dims[i] == 1) continue;
+        if (fa.dims[i] == rd.dims[i]) ra = st.in(fa, fa.dt, true);
+        else if (fb.dims[i] == rd.dims[i]) rb = st.in(fb, fb.dt, true);
+      }
+    }
     if (!bias) return run(ra, rb, rd, nullptr, alpha, beta);
     DnnlArg rbias = to_rank(*bias, r, 0);
     run(ra, rb, rd, &rbias, alpha, beta);

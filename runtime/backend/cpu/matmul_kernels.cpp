@@ -40,10 +40,6 @@ void gemm_loops(const Tensor& a, const Tensor& w, const Tensor& dst, double alph
 // dst = alpha * (a @ w) + beta * dst with a [..., M, K], w [..., K, N] broadcast to dst's batch dims.
 void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, double beta) {
   if (dst.numel() == 0) return;
-  if (a.size(-1) == 0) {
-    fill(dst, Scalar(0.0));  // empty inner dimension: the product is zero
-    return;
-  }
   Dims batch(dst.sizes().begin(), dst.sizes().end() - 2);
   auto full = [&](const Tensor& t) {
     Dims s = batch;
@@ -51,10 +47,11 @@ void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, dou
     s.push_back(t.size(-1));
     return native::expand(t, s);
   };
-  if (dnnl_dtype_ok(a.dtype())) {
+  if (dnnl_dtype_ok(a.dtype()) && a.size(-1) != 0) {
     dnnl_cpu::matmul(dnnl_arg(full(a)), dnnl_arg(full(w)), dnnl_arg(dst), nullptr, float(alpha), float(beta));
     return;
   }
+  // Also an empty inner dimension: the product is zero, so dst = beta * dst (linear's bias with no inputs).
   AMPS_DISPATCH_ALL(a.dtype(), T, [&] { gemm_loops<T>(full(a), full(w), dst, alpha, beta); });
 }
 

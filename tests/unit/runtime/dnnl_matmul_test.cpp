@@ -80,6 +80,18 @@ TEST_P(MatmulTest, BroadcastBatch) {
   check_mm(HostTensor::random({3, 4, 6}, t, 10, {0, 2, 1}), b, HostTensor::make({3, 4, 5}, t));
 }
 
+// An expanded operand (stride-0 batch dim) that alone gives dst that batch dim: nothing for oneDNN to
+// broadcast from, so it is copied out in full first.
+TEST_P(MatmulTest, ExpandedOperandAloneGivesABatchDim) {
+  DnnlType t = GetParam();
+  HostTensor a = HostTensor::random({3, 4, 5, 6}, t, 22);
+  a.strides[1] = 0;  // x.expand(3, 4, 5, 6) of a [3, 1, 5, 6]
+  check_mm(a, HostTensor::random({6, 7}, t, 23), HostTensor::make({3, 4, 5, 7}, t));
+  HostTensor b = HostTensor::random({2, 6, 7}, t, 24);
+  b.strides[0] = 0;
+  check_mm(HostTensor::random({5, 6}, t, 25, {1, 0}), b, HostTensor::make({2, 5, 7}, t));
+}
+
 TEST_P(MatmulTest, BiasAlphaBeta) {
   DnnlType t = GetParam();
   HostTensor bias = HostTensor::random({5}, t, 11);
