@@ -204,9 +204,16 @@ Dims kept_order_strides(const DnnlArg& x) {
   return a.strides;
 }
 
+namespace {
+// The strides of [a]'s staged copy: one decision for staged_md and Staging::in.
+Dims staged_strides(const DnnlArg& a, bool dense, bool keep_order) {
+  return keep_order && !dense ? kept_order_strides(a) : dense_strides(a.dims);
+}
+}  // namespace
+
 Md staged_md(const DnnlArg& a, DnnlType t, bool dense, bool keep_order) {
   if (a.dt == t && (!dense || is_dense(a))) return md_of(a);
-  return Md(a.dims, to_dnnl(t), keep_order && !dense ? kept_order_strides(a) : dense_strides(a.dims));
+  return Md(a.dims, to_dnnl(t), staged_strides(a, dense, keep_order));
 }
 
 bool exact_reorder(const Md& from, const Md& to) {
@@ -238,7 +245,7 @@ Staging::~Staging() {
 
 DnnlArg Staging::in(const DnnlArg& a, DnnlType t, bool dense, bool keep_order) {
   if (a.dt == t && (!dense || is_dense(a))) return explicit_strides(a);
-  DnnlArg tmp = temp(a.dims, t, keep_order && !dense ? kept_order_strides(a) : Dims{});
+  DnnlArg tmp = temp(a.dims, t, staged_strides(a, dense, keep_order));
   copy_convert(a, tmp);
   return tmp;
 }
