@@ -77,6 +77,13 @@ void check_inplace_target(const Tensor& self) {
              "a view of a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
+// Argument 0 of an in-place op: one tensor, or a list of them (the fused optimizer steps).
+void check_inplace_targets(const IValue& v) {
+  if (v.is_tensor()) check_inplace_target(v.tensor());
+  if (v.kind() == IValue::Kind::tensor_list)
+    for (const Tensor& t : v.tensors()) check_inplace_target(t);
+}
+
 void check_no_out(OpId op, const Args& args) {
   int o = op_parsed_schema(op).out_index;
   AMPS_CHECK(o < 0 || !args[size_t(o)].is_tensor(), "{}(): functions with out=... arguments don't support "
@@ -165,7 +172,7 @@ class AutogradLayer final : public DispatchLayer {
 
   Tensors call(OpId op, Args& args, const Next& next) override {
     const bool grad_mode = current_context().grad_enabled();
-    if (grad_mode && op_has(op, opflag::inplace) && args[0].is_tensor()) check_inplace_target(args[0].tensor());
+    if (grad_mode && op_has(op, opflag::inplace)) check_inplace_targets(args[0]);
     const Rule* rule = rule_for(op);
     if (!grad_mode || !rule || !any_requires_grad(args)) {
       Tensors outs = below(op, args, next);

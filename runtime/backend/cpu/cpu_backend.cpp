@@ -47,6 +47,7 @@ class CpuBackend final : public Backend {
     register_amp_kernels(table_);
     register_grad_kernels(table_);
     register_gelu_kernels(table_);
+    register_fused_optim_kernels(table_);
   }
 
   std::string_view name() const override { return "cpu"; }

@@ -56,5 +56,6 @@ void register_linalg_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
 void register_grad_kernels(KernelTable& t);  // autograd helper ops (grad_kernels.cpp)
 void register_gelu_kernels(KernelTable& t);  // gelu and gelu_backward (gelu_kernels.cpp)
+void register_fused_optim_kernels(KernelTable& t);  // _fused_sgd_, _fused_adam_, _fused_adamw_ (fused_optim_kernels.cpp)
 
 }  // namespace amps::rt::cpu

@@ -51,6 +51,7 @@ class CudaBackend final : public Backend {
     cuda::register_matmul_kernels(table_);
     cuda::register_ternary_kernels(table_);
     cuda::register_amp_kernels(table_);
+    cuda::register_fused_optim_kernels(table_);
     cuda::register_softmax_kernels(table_);
     cuda::register_extreme_kernels(table_);
     cuda::register_index_kernels(table_);

@@ -73,6 +73,7 @@ void register_reduce_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
 void register_ternary_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
+void register_fused_optim_kernels(KernelTable& t);  // _fused_sgd_, _fused_adam_, _fused_adamw_
 void register_softmax_kernels(KernelTable& t);
 void register_extreme_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);

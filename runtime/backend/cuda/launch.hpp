@@ -1,10 +1,13 @@
 // The plain interface between the CUDA backend's host side (.cpp, g++) and its kernels (.cu, nvcc):
-// raw pointers, element strides and enums only, so the kernel files include no amps headers.
+// raw pointers, element strides and enums only, so the kernel files include no amps headers (the fused
+// optimizers' header-only formulas excepted: they are shared with the CPU backend).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+
+#include "runtime/backend/common/fused_optim_math.hpp"  // plain structs and formulas, no amps headers
 
 namespace amps::rt::cuda {
 
@@ -94,6 +97,36 @@ cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float
 // [growth_interval] clean steps unless the grown scale is not finite.
 cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
                                 double growth_factor, double backoff_factor, int64_t growth_interval);
+
+// ---- fused optimizer steps (fused_optim.cu) ----
+// The parameters of one multi-tensor optimizer launch (one element type): parameter k has numel[k] contiguous
+// elements at p[k], its gradient at g[k], its state at m[k] (exp_avg, or SGD's momentum buffer), v[k]
+// (exp_avg_sq) and vmax[k] (max_exp_avg_sq), null where the step has none, its step count at step[k] (Adam),
+// and owns grid blocks [first_block[k], first_block[k + 1]) of kUnscaleChunk elements each. By value, under 4 KiB.
+inline constexpr int kMaxFusedTensors = 32;
+struct FusedList {
+  int count = 0;
+  void* p[kMaxFusedTensors] = {};
+  void* g[kMaxFusedTensors] = {};
+  void* m[kMaxFusedTensors] = {};
+  void* v[kMaxFusedTensors] = {};
+  void* vmax[kMaxFusedTensors] = {};
+  const float* step[kMaxFusedTensors] = {};
+  int64_t numel[kMaxFusedTensors] = {};
+  int64_t first_block[kMaxFusedTensors + 1] = {};
+};
+// Optional device scalars of a fused step: the gradients are divided by *grad_scale (and written back) when it is
+// not null; nothing is read or written when found_inf is not null and *found_inf != 0.
+struct FusedFlags {
+  const float* grad_scale = nullptr;
+  const float* found_inf = nullptr;
+};
+// One Adam/AdamW step (fused::adam_element) of every parameter in [list].
+cudaError_t launch_fused_adam(cudaStream_t s, Elem t, const FusedList& list, const fused::AdamHyper& hyper,
+                              FusedFlags flags);
+// One SGD step (fused::sgd_element) of every parameter in [list] (m: the momentum buffers, when hyper.has_momentum).
+cudaError_t launch_fused_sgd(cudaStream_t s, Elem t, const FusedList& list, const fused::SgdHyper& hyper,
+                             FusedFlags flags);
 
 // ---- softmax, losses, extremes (softmax.cu, loss.cu, extreme.cu) ----
 // Softmax (or log_softmax) of contiguous [outer, n, inner] blocks of [t] (a float type) along n, into out of

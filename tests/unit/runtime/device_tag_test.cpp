@@ -230,9 +230,18 @@ void linalg_family() {
   run(OpId::cdist, {X({2, 3}), X({4, 3})});
 }
 
+// The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
+void optimizer_family() {
+  std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
+  std::vector<Tensor> step{Xv({1}, {})}, none;
+  run(OpId::_fused_sgd_, {p, g, m, 0.0, 0.9, 0.1, 0.0, false, false, true, Xv({2}, {}), Xv({0}, {})});
+  for (OpId op : {OpId::_fused_adam_, OpId::_fused_adamw_})
+    run(op, {p, g, m, v, none, step, 0.1, 0.9, 0.999, 0.01, 1e-8, false, false});
+}
+
 void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
                                factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
-                               linalg_family};
+                               linalg_family, optimizer_family};
 
 // Runs [family] under a DeviceProbe and returns the probe.
 std::shared_ptr<DeviceProbe> probe(void (*family)()) {

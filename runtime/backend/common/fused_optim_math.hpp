@@ -1,0 +1,87 @@
+// The per-element arithmetic of the fused optimizer steps (_fused_sgd_, _fused_adam_, _fused_adamw_), shared by
+// the CPU loops and the CUDA kernels so both backends compute the same formula. PyTorch's fused kernels
+// (ATen/native/cuda/fused_adam_utils.cuh, fused_sgd_kernel.cu): scalars that depend on the step count in
+// double, each element in its compute type C (float for half types and float32, double for float64).
+// Header-only, no amps includes: nvcc compiles it into the .cu files as well. Math functions are called as ::pow
+// and ::sqrt, so amps::rt::pow/sqrt (tensor functions) never hide them.
+#pragma once
+
+#include <math.h>
+
+#ifdef __CUDACC__
+#define AMPS_HD __host__ __device__ __forceinline__
+#else
+#define AMPS_HD inline
+#endif
+
+namespace amps::rt::fused {
+
+// _fused_adam_ / _fused_adamw_'s keyword arguments (decoupled: AdamW's weight decay).
+struct AdamHyper {
+  double lr = 0, beta1 = 0, beta2 = 0, weight_decay = 0, eps = 0;
+  bool amsgrad = false, maximize = false, decoupled = false;
+};
+
+// _fused_sgd_'s keyword arguments (momentum: whether momentum buffers were passed).
+struct SgdHyper {
+  double weight_decay = 0, momentum = 0, lr = 0, dampening = 0;
+  bool nesterov = false, maximize = false, is_first_step = false, has_momentum = false;
+};
+
+// How the weight decay enters: not at all, added to the gradient (Adam, SGD), or applied to the weight (AdamW).
+enum class Decay : int { none, l2, decoupled };
+
+template <typename C> AMPS_HD C sqrt_of(C x) {
+  if constexpr (sizeof(C) == sizeof(float)) return ::sqrtf(x);
+  else return ::sqrt(x);
+}
+
+// The scalars of one Adam step of a parameter whose step count (already incremented) is [step].
+template <typename C> struct AdamCoef {
+  C beta1, one_minus_beta1, beta2, one_minus_beta2, eps, weight_decay, lr_decay, step_size, bc2_sqrt, sign;
+};
+template <typename C> AMPS_HD AdamCoef<C> adam_coef(const AdamHyper& h, double step) {
+  const double bc1 = 1.0 - ::pow(h.beta1, step), bc2 = 1.0 - ::pow(h.beta2, step);
+  return {C(h.beta1), C(1.0 - h.beta1), C(h.beta2), C(1.0 - h.beta2), C(h.eps), C(h.weight_decay),
+          C(h.lr * h.weight_decay), C(h.lr / bc1), C(::sqrt(bc2)), C(h.maximize ? -1.0 : 1.0)};
+}
+
+// One element of Adam/AdamW: p, m (exp_avg), v (exp_avg_sq) and, with kAmsgrad, vmax (max_exp_avg_sq) are
+// updated in place; g is the (unscaled) gradient. std::max's NaN rule for vmax (a NaN v keeps the old max).
+template <typename C, Decay kDecay, bool kAmsgrad>
+AMPS_HD void adam_element(const AdamCoef<C>& k, C g, C& p, C& m, C& v, C& vmax) {
+  g = g * k.sign;
+  if constexpr (kDecay == Decay::l2) g = g + p * k.weight_decay;
+  if constexpr (kDecay == Decay::decoupled) p = p - k.lr_decay * p;
+  m = k.beta1 * m + k.one_minus_beta1 * g;
+  v = k.beta2 * v + k.one_minus_beta2 * g * g;
+  C second = v;
+  if constexpr (kAmsgrad) {
+    vmax = vmax < v ? v : vmax;
+    second = vmax;
+  }
+  const C denom = sqrt_of(second) / k.bc2_sqrt + k.eps;
+  p = p - k.step_size * m / denom;
+}
+
+template <typename C> struct SgdCoef {
+  C weight_decay, momentum, one_minus_dampening, lr, sign;
+};
+template <typename C> AMPS_HD SgdCoef<C> sgd_coef(const SgdHyper& h) {
+  return {C(h.weight_decay), C(h.momentum), C(1.0 - h.dampening), C(h.lr), C(h.maximize ? -1.0 : 1.0)};
+}
+
+// One element of SGD: p and (with kMomentum) the momentum buffer buf updated in place. The first step with
+// momentum starts the buffer at the gradient (kFirst), as torch.optim.SGD.
+template <typename C, bool kDecay, bool kMomentum, bool kFirst, bool kNesterov>
+AMPS_HD void sgd_element(const SgdCoef<C>& k, C g, C& p, C& buf) {
+  g = g * k.sign;
+  if constexpr (kDecay) g = g + k.weight_decay * p;
+  if constexpr (kMomentum) {
+    buf = kFirst ? g : k.momentum * buf + k.one_minus_dampening * g;
+    g = kNesterov ? g + k.momentum * buf : buf;
+  }
+  p = p - k.lr * g;
+}
+
+}  // namespace amps::rt::fused

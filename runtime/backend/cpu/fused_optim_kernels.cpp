@@ -1,0 +1,148 @@
+// CPU kernels of the fused optimizer steps _fused_sgd_, _fused_adam_ and _fused_adamw_: one pass over each
+// parameter and its state (the per-element formula is common/fused_optim_math.hpp, shared with CUDA), large
+// parameters split over OpenMP threads. found_inf is read here directly (on the CPU that is not a device sync).
+#include <type_traits>
+
+#include "runtime/backend/common/fused_optim_args.hpp"
+#include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+
+namespace amps::rt::cpu {
+namespace {
+
+using fused::Decay;
+template <bool B> using Bool = std::integral_constant<bool, B>;
+
+// Calls fn(Bool<b>{}) so a runtime flag becomes a template argument.
+template <typename F> void with_bool(bool b, F&& fn) {
+  if (b) fn(Bool<true>{});
+  else fn(Bool<false>{});
+}
+
+bool skip_step(const common::FusedLists& t) {
+  return t.params.empty() || (t.found_inf.defined() && *t.found_inf.data<float>() != 0.0f);
+}
+
+// The row-major tensor a step works on: the original when contiguous, else a copy written back by finish().
+// An undefined tensor (a list the step does not use) stays undefined.
+class Dense {
+ public:
+  explicit Dense(const Tensor& t) : orig_(t), work_(!t.defined() || t.is_contiguous() ? t : contiguous(t)) {}
+  template <typename T> T* data() const { return work_.defined() ? work_.data<T>() : nullptr; }
+  void finish() const {
+    if (work_.defined() && !work_.is_same(orig_)) copy_into(orig_, work_);
+  }
+
+ private:
+  Tensor orig_, work_;
+};
+
+// Entry [i] of [list], or an undefined tensor when the list is empty (unused by this step).
+Tensor entry(const std::vector<Tensor>& list, size_t i) { return list.empty() ? Tensor() : list[i]; }
+
+// g = g / scale in place, rounded to g's type (PyTorch's fused kernels write the unscaled gradient back).
+template <typename T> void unscale(T* g, int64_t n, double scale) {
+  using C = compute_t<T>;
+  const C s = C(scale);
+  parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) g[i] = T(C(g[i]) / s);
+  });
+}
+
+template <typename T, Decay kDecay, bool kAms>
+void adam_tensor(T* __restrict p, const T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax,
+                 int64_t n, const fused::AdamCoef<compute_t<T>>& k) {
+  using C = compute_t<T>;
+  parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
+      fused::adam_element<C, kDecay, kAms>(k, C(g[i]), pi, mi, vi, xi);
+      p[i] = T(pi);
+      m[i] = T(mi);
+      v[i] = T(vi);
+      if constexpr (kAms) vmax[i] = T(xi);
+    }
+  });
+}
+
+template <typename T> void adam_one(const common::FusedAdamArgs& a, size_t i, Decay decay) {
+  const common::FusedLists& t = a.t;
+  Dense p(t.params[i]), g(t.grads[i]), m(t.exp_avgs[i]), v(t.exp_avg_sqs[i]);
+  Dense x(a.h.amsgrad ? t.max_exp_avg_sqs[i] : Tensor());
+  const int64_t n = t.params[i].numel();
+  if (t.grad_scale.defined()) unscale(g.data<T>(), n, double(*t.grad_scale.data<float>()));
+  const auto k = fused::adam_coef<compute_t<T>>(a.h, double(*t.steps[i].data<float>()));
+  with_bool(a.h.amsgrad, [&](auto ams) {
+    auto run = [&](auto kind) {
+      adam_tensor<T, decltype(kind)::value, ams>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(), n, k);
+    };
+    if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{});
+    if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{});
+    if (decay == Decay::decoupled) run(std::integral_constant<Decay, Decay::decoupled>{});
+  });
+  for (const Dense* d : {&p, &m, &v, &x}) d->finish();
+  if (t.grad_scale.defined()) g.finish();
+}
+
+// _fused_adam_ / _fused_adamw_: each parameter's step count is read from its state_steps tensor.
+template <bool kDecoupled> Tensors k_fused_adam(const ArgReader& a, const KernelContext&) {
+  const common::FusedAdamArgs args = common::read_fused_adam(a, kDecoupled);
+  if (skip_step(args.t)) return {};
+  const Decay decay = args.h.weight_decay == 0 ? Decay::none : kDecoupled ? Decay::decoupled : Decay::l2;
+  for (size_t i = 0; i < args.t.params.size(); ++i)
+    AMPS_DISPATCH_FLOAT(args.t.params[i].dtype(), op_name(a.op()), T, [&] { adam_one<T>(args, i, decay); });
+  return {};
+}
+
+template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
+void sgd_tensor(T* __restrict p, const T* __restrict g, T* __restrict buf, int64_t n,
+                const fused::SgdCoef<compute_t<T>>& k) {
+  using C = compute_t<T>;
+  parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      C pi = C(p[i]), bi = kMom && !kFirst ? C(buf[i]) : C(0);
+      fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, C(g[i]), pi, bi);
+      p[i] = T(pi);
+      if constexpr (kMom) buf[i] = T(bi);
+    }
+  });
+}
+
+template <typename T> void sgd_one(const common::FusedSgdArgs& a, size_t i) {
+  const common::FusedLists& t = a.t;
+  Dense p(t.params[i]), g(t.grads[i]), buf(entry(t.exp_avgs, i));
+  const int64_t n = t.params[i].numel();
+  if (t.grad_scale.defined()) unscale(g.data<T>(), n, double(*t.grad_scale.data<float>()));
+  const auto k = fused::sgd_coef<compute_t<T>>(a.h);
+  with_bool(a.h.weight_decay != 0, [&](auto decay) {
+    with_bool(a.h.has_momentum, [&](auto mom) {
+      with_bool(a.h.is_first_step, [&](auto first) {
+        with_bool(a.h.nesterov, [&](auto nesterov) {
+          sgd_tensor<T, decay, mom, first, nesterov>(p.data<T>(), g.data<T>(), buf.data<T>(), n, k);
+        });
+      });
+    });
+  });
+  p.finish();
+  buf.finish();
+  if (t.grad_scale.defined()) g.finish();
+}
+
+Tensors k_fused_sgd(const ArgReader& a, const KernelContext&) {
+  const common::FusedSgdArgs args = common::read_fused_sgd(a);
+  if (skip_step(args.t)) return {};
+  for (size_t i = 0; i < args.t.params.size(); ++i)
+    AMPS_DISPATCH_FLOAT(args.t.params[i].dtype(), "_fused_sgd_", T, [&] { sgd_one<T>(args, i); });
+  return {};
+}
+
+}  // namespace
+
+void register_fused_optim_kernels(KernelTable& t) {
+  t.add(OpId::_fused_sgd_, k_fused_sgd, kFloatDTypes);
+  t.add(OpId::_fused_adam_, k_fused_adam<false>, kFloatDTypes);
+  t.add(OpId::_fused_adamw_, k_fused_adam<true>, kFloatDTypes);
+}
+
+}  // namespace amps::rt::cpu

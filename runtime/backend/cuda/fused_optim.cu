@@ -1,0 +1,122 @@
+// Fused optimizer steps: one launch per list of parameters (FusedList), each block taking kUnscaleChunk
+// elements of one parameter, the per-element formula shared with the CPU (common/fused_optim_math.hpp).
+// found_inf, grad_scale and the step counts are read on the device, so a step never waits for the host.
+#include <type_traits>
+
+#include "runtime/backend/cuda/device_common.cuh"
+
+namespace amps::rt::cuda {
+namespace {
+
+using fused::Decay;
+
+// The parameter owning grid block [b]: the last k with first_block[k] <= b.
+__device__ __forceinline__ int owner(const FusedList& l, int64_t b) {
+  int lo = 0, hi = l.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (l.first_block[mid] <= b) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// Calls f(std::bool_constant<b>{}) so a flag that is uniform over the launch becomes a template argument.
+template <typename F> __device__ __forceinline__ void with_flag(bool b, F&& f) {
+  if (b) f(std::true_type{});
+  else f(std::false_type{});
+}
+
+// This block's element range [lo, hi) of parameter [k].
+struct Chunk {
+  int k;
+  int64_t lo, hi;
+};
+__device__ __forceinline__ Chunk chunk_of(const FusedList& l) {
+  const int k = owner(l, blockIdx.x);
+  const int64_t lo = (int64_t(blockIdx.x) - l.first_block[k]) * kUnscaleChunk;
+  return {k, lo, min(l.numel[k], lo + kUnscaleChunk)};
+}
+
+// The gradient element, divided by *grad_scale and written back rounded (as PyTorch's fused kernels) when given.
+template <typename T> __device__ __forceinline__ compute_t<T> grad_at(T* g, int64_t i, const float* grad_scale) {
+  using C = compute_t<T>;
+  if (!grad_scale) return widen(g[i]);
+  const T unscaled = convert<T>(C(widen(g[i]) / C(*grad_scale)));
+  g[i] = unscaled;
+  return widen(unscaled);
+}
+
+template <typename T> __global__ void adam_kernel(FusedList l, fused::AdamHyper h, FusedFlags f) {
+  using C = compute_t<T>;
+  if (f.found_inf && *f.found_inf != 0.0f) return;
+  const Chunk c = chunk_of(l);
+  T *p = static_cast<T*>(l.p[c.k]), *g = static_cast<T*>(l.g[c.k]), *m = static_cast<T*>(l.m[c.k]);
+  T *v = static_cast<T*>(l.v[c.k]), *vmax = static_cast<T*>(l.vmax[c.k]);
+  const fused::AdamCoef<C> k = fused::adam_coef<C>(h, double(*l.step[c.k]));
+  const Decay decay = h.weight_decay == 0 ? Decay::none : h.decoupled ? Decay::decoupled : Decay::l2;
+  auto run = [&](auto kind, auto ams) {
+    constexpr bool kAms = decltype(ams)::value;
+    for (int64_t i = c.lo + threadIdx.x; i < c.hi; i += blockDim.x) {
+      C pi = widen(p[i]), mi = widen(m[i]), vi = widen(v[i]), xi = kAms ? widen(vmax[i]) : C(0);
+      fused::adam_element<C, decltype(kind)::value, kAms>(k, grad_at(g, i, f.grad_scale), pi, mi, vi, xi);
+      p[i] = convert<T>(pi);
+      m[i] = convert<T>(mi);
+      v[i] = convert<T>(vi);
+      if constexpr (kAms) vmax[i] = convert<T>(xi);
+    }
+  };
+  with_flag(h.amsgrad, [&](auto ams) {
+    if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{}, ams);
+    if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{}, ams);
+    if (decay == Decay::decoupled) run(std::integral_constant<Decay, Decay::decoupled>{}, ams);
+  });
+}
+
+template <typename T> __global__ void sgd_kernel(FusedList l, fused::SgdHyper h, FusedFlags f) {
+  using C = compute_t<T>;
+  if (f.found_inf && *f.found_inf != 0.0f) return;
+  const Chunk c = chunk_of(l);
+  T *p = static_cast<T*>(l.p[c.k]), *g = static_cast<T*>(l.g[c.k]), *buf = static_cast<T*>(l.m[c.k]);
+  const fused::SgdCoef<C> k = fused::sgd_coef<C>(h);
+  with_flag(h.weight_decay != 0, [&](auto decay) {
+    with_flag(h.has_momentum, [&](auto mom) {
+      with_flag(h.is_first_step, [&](auto first) {
+        with_flag(h.nesterov, [&](auto nesterov) {
+          constexpr bool kMom = decltype(mom)::value, kFirst = decltype(first)::value;
+          for (int64_t i = c.lo + threadIdx.x; i < c.hi; i += blockDim.x) {
+            C pi = widen(p[i]), bi = kMom && !kFirst ? widen(buf[i]) : C(0);
+            fused::sgd_element<C, decltype(decay)::value, kMom, kFirst, decltype(nesterov)::value>(
+                k, grad_at(g, i, f.grad_scale), pi, bi);
+            p[i] = convert<T>(pi);
+            if constexpr (kMom) buf[i] = convert<T>(bi);
+          }
+        });
+      });
+    });
+  });
+}
+
+}  // namespace
+
+cudaError_t launch_fused_adam(cudaStream_t s, Elem t, const FusedList& list, const fused::AdamHyper& hyper,
+                              FusedFlags flags) {
+  const int64_t blocks = list.first_block[list.count];
+  if (list.count == 0 || blocks == 0) return cudaSuccess;
+  return with_float_elem(t, [&](auto tag) {
+    adam_kernel<typename decltype(tag)::type><<<unsigned(blocks), kThreads, 0, s>>>(list, hyper, flags);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_fused_sgd(cudaStream_t s, Elem t, const FusedList& list, const fused::SgdHyper& hyper,
+                             FusedFlags flags) {
+  const int64_t blocks = list.first_block[list.count];
+  if (list.count == 0 || blocks == 0) return cudaSuccess;
+  return with_float_elem(t, [&](auto tag) {
+    sgd_kernel<typename decltype(tag)::type><<<unsigned(blocks), kThreads, 0, s>>>(list, hyper, flags);
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace amps::rt::cuda
