@@ -1,7 +1,7 @@
 // CUDA kernels for moves and copies (to, copy_, clone, contiguous), fills and factories: the
 // device-independent ones (common/copy_kernels.hpp) with the device's transfers and fills. Factories whose
 // values come from the host (arange, linspace, eye, the random ones) run the CPU kernel and upload, so a
-// seed gives the same numbers on cpu and cuda.
+// seed gives the same numbers on cpu and cuda (rand_like/randn_like too).
 #include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 
@@ -33,6 +33,14 @@ Tensors k_fill_from_host(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(self);
 }
 
+// rand_like / randn_like: drawn on the host into a CPU tensor shaped like the input, then uploaded.
+Tensors k_like_from_host(const ArgReader& a, const KernelContext& kc) {
+  const Tensor self = a.tensor(0);
+  a.args()[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
+  a.args()[2] = IValue(Device::cpu());
+  return k_from_host(a, kc);
+}
+
 }  // namespace
 
 void register_copy_kernels(KernelTable& t) {
@@ -40,6 +48,7 @@ void register_copy_kernels(KernelTable& t) {
   for (OpId op : {OpId::arange, OpId::linspace, OpId::eye, OpId::rand, OpId::randn, OpId::randint, OpId::randperm})
     t.add(op, k_from_host);
   for (OpId op : {OpId::normal_, OpId::uniform_, OpId::bernoulli_}) t.add(op, k_fill_from_host, kFloatDTypes);
+  for (OpId op : {OpId::rand_like, OpId::randn_like}) t.add(op, k_like_from_host, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cuda

@@ -1,6 +1,7 @@
 // CudaBackend: registered by init_backend() when a GPU is present; owns the kernel table, the caching
 // allocator and one stream per device. CUDA errors become amps RuntimeErrors here and in check().
 #include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/backend/common/composite_kernels.hpp"
 
 #include <memory>
 #include <mutex>
@@ -52,6 +53,7 @@ class CudaBackend final : public Backend {
     cuda::register_ternary_kernels(table_);
     cuda::register_amp_kernels(table_);
     cuda::register_fused_optim_kernels(table_);
+    common::register_composite_kernels(table_);  // ops composed of the kernels above (no native kernel yet)
     cuda::register_softmax_kernels(table_);
     cuda::register_extreme_kernels(table_);
     cuda::register_index_kernels(table_);

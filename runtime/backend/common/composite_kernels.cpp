@@ -1,0 +1,176 @@
+// Composite kernels (see composite_kernels.hpp): each a short sequence of backend-level op calls.
+#include "runtime/backend/common/composite_kernels.hpp"
+
+#include <cmath>
+
+#include "runtime/backend/common/nn_args.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::rt::common {
+namespace {
+
+// One op on the backend that owns its tensors (no autograd, no autocast); its first result.
+Tensor call(OpId op, Args args) {
+  complete_args(op, args);
+  return dispatch_backend(op, args)[0];
+}
+
+IValue num(double v) { return IValue(wrap_number(Scalar(v))); }
+IValue dims_or_none(const std::optional<Dims>& d) { return d ? IValue(*d) : IValue(); }
+
+Tensor as_dtype(const Tensor& t, DType dt) { return t.dtype() == dt ? t : call(OpId::to, {t, dt}); }
+
+// zeros of [sizes] like [g] with [g] written into the view [region_of](zeros).
+template <typename Region> Tensor scatter_into_zeros(const Tensor& g, const Dims& sizes, Region&& region_of) {
+  Tensor out = Tensor::empty(sizes, g.dtype(), g.device());
+  call(OpId::fill_, {out, Scalar(0.0)});
+  call(OpId::copy_, {region_of(out), g});
+  return out;
+}
+
+Tensors k_slice_backward(const ArgReader& a, const KernelContext&) {
+  const Tensor g = a.tensor(0);
+  const int64_t dim = a.i64(2), step = a.i64(5);
+  const IValue start = a.at(3), end = a.at(4);
+  return {scatter_into_zeros(g, a.ints(1), [&](const Tensor& z) { return call(OpId::slice, {z, dim, start, end, step}); })};
+}
+
+Tensors k_select_backward(const ArgReader& a, const KernelContext&) {
+  const Tensor g = a.tensor(0);
+  const int64_t dim = a.i64(2), index = a.i64(3);
+  return {scatter_into_zeros(g, a.ints(1), [&](const Tensor& z) { return call(OpId::select, {z, dim, index}); })};
+}
+
+// norm(input, p=2, dim=None, keepdim=False, dtype=None): PyTorch's vector norm; p may be inf, -inf or 0.
+Tensors k_norm(const ArgReader& a, const KernelContext&) {
+  Tensor x = a.tensor(0);
+  if (std::optional<DType> dt = a.opt_dtype(4)) x = as_dtype(x, *dt);
+  AMPS_CHECK(is_floating(x.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+             "Got {}", dtype_name(x.dtype()));
+  const double ord = a.opt_scalar(1).value_or(Scalar(2.0)).to_double();
+  std::optional<Dims> dims = a.opt_ints(2);
+  if (dims && dims->empty()) dims.reset();  // dim=[] reduces every dim, as dim=None
+  const bool keep = a.boolean(3);
+  const DType out = x.dtype();
+  const Tensor v = call(OpId::abs, {as_dtype(x, compute_dtype(out))});
+  Dims all_dims;
+  for (int64_t d = 0; d < x.dim(); ++d) all_dims.push_back(d);
+  Tensor r;
+  if (std::isinf(ord)) r = call(ord > 0 ? OpId::amax : OpId::amin, {v, dims.value_or(all_dims), keep});
+  else if (ord == 0) r = call(OpId::sum, {call(OpId::to, {call(OpId::ne, {v, num(0)}), v.dtype()}), dims_or_none(dims), keep});
+  else if (ord == 1) r = call(OpId::sum, {v, dims_or_none(dims), keep});
+  else if (ord == 2) r = call(OpId::sqrt, {call(OpId::sum, {call(OpId::mul, {v, v}), dims_or_none(dims), keep})});
+  else r = call(OpId::pow, {call(OpId::sum, {call(OpId::pow, {v, num(ord)}), dims_or_none(dims), keep}), num(1.0 / ord)});
+  return {as_dtype(r, out)};
+}
+
+// logsumexp(input, dim, keepdim): max + log(sum(exp(x - max))), an infinite max taken as is (PyTorch's form).
+Tensors k_logsumexp(const ArgReader& a, const KernelContext&) {
+  Tensor x = a.tensor(0);
+  if (!is_floating(x.dtype())) x = as_dtype(x, DType::float32);
+  const Dims dims = a.ints(1);
+  const bool keep = a.boolean(2);
+  const DType out = x.dtype();
+  x = as_dtype(x, compute_dtype(out));
+  Tensor m = call(OpId::amax, {x, dims, true});
+  m = call(OpId::where, {call(OpId::isinf, {m}), num(0), m});
+  Tensor s = call(OpId::sum, {call(OpId::exp, {call(OpId::sub, {x, m})}), dims, true});
+  Tensor r = call(OpId::add, {call(OpId::log, {s}), m});
+  if (!keep) r = call(OpId::squeeze, {r, dims.empty() ? IValue() : IValue(dims)});
+  return {as_dtype(r, out)};
+}
+
+// all/any(input, dim=None, keepdim=False): counts the zero (all) or nonzero (any) elements; NaN is nonzero.
+Tensors bool_reduce(const ArgReader& a, bool want_all) {
+  const Tensor x = a.tensor(0);
+  const std::optional<int64_t> d = a.opt_i64(1);
+  const Tensor hits = call(want_all ? OpId::eq : OpId::ne, {x, num(0)});
+  const Tensor count = call(OpId::sum, {call(OpId::to, {hits, DType::int64}), d ? IValue(Dims{*d}) : IValue(),
+                                        a.boolean(2)});
+  return {call(want_all ? OpId::eq : OpId::ne, {count, IValue(wrap_number(Scalar(int64_t(0))))})};
+}
+Tensors k_all(const ArgReader& a, const KernelContext&) { return bool_reduce(a, true); }
+Tensors k_any(const ArgReader& a, const KernelContext&) { return bool_reduce(a, false); }
+
+// A loss's reduction of the elementwise losses [l].
+Tensor reduce_loss(const Tensor& l, const std::string& reduction) {
+  switch (parse_reduction(reduction)) {
+    case Reduction::none: return l;
+    case Reduction::sum: return call(OpId::sum, {l});
+    default: return call(OpId::mean, {l});
+  }
+}
+
+// input - target, broadcast with the CPU's check and message, in the promoted dtype.
+Tensor difference(const ArgReader& a) {
+  const Tensor x = a.tensor(0), y = a.tensor(1);
+  cpu::broadcast_pair(x, y, op_name(a.op()));
+  return call(OpId::sub, {x, y});
+}
+
+Tensors k_mse_loss(const ArgReader& a, const KernelContext&) {
+  const Tensor d = difference(a);
+  return {reduce_loss(call(OpId::mul, {d, d}), a.str(2))};
+}
+
+Tensors k_l1_loss(const ArgReader& a, const KernelContext&) {
+  return {reduce_loss(call(OpId::abs, {difference(a)}), a.str(2))};
+}
+
+// 0.5 d^2 / beta where d = |input - target| < beta, else d - 0.5 beta (beta 0: the l1 loss).
+Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext&) {
+  const double beta = a.f64(3);
+  const Tensor d = call(OpId::abs, {difference(a)});
+  if (beta == 0) return {reduce_loss(d, a.str(2))};
+  const Tensor quad = call(OpId::mul, {call(OpId::mul, {d, d}), num(0.5 / beta)});
+  const Tensor lin = call(OpId::sub, {d, num(0.5 * beta)});
+  return {reduce_loss(call(OpId::where, {call(OpId::lt, {d, num(beta)}), quad, lin}), a.str(2))};
+}
+
+Tensor weighted(const Tensor& l, const Tensor& w) { return w.defined() ? call(OpId::mul, {l, w}) : l; }
+
+// -w (y max(log x, -100) + (1 - y) max(log(1 - x), -100)). Inputs outside [0, 1] give NaN here: the CPU's range
+// check would read every element on the host.
+Tensors k_bce(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0), y = a.tensor(1);
+  AMPS_CHECK(x.sizes() == y.sizes(), "Using a target size ({}) that is different to the input size ({}) is "
+             "deprecated. Please ensure they have the same size.", format_shape(y.sizes()), format_shape(x.sizes()));
+  const Tensor log_x = call(OpId::clamp, {call(OpId::log, {x}), Scalar(-100.0)});
+  const Tensor log_1mx = call(OpId::clamp, {call(OpId::log1p, {call(OpId::neg, {x})}), Scalar(-100.0)});
+  const Tensor one_my = call(OpId::sub, {num(1), y});
+  const Tensor pos = call(OpId::add, {call(OpId::mul, {y, log_x}), call(OpId::mul, {one_my, log_1mx})});
+  return {reduce_loss(weighted(call(OpId::neg, {pos}), a.opt_tensor(2)), a.str(3))};
+}
+
+// w ((1 - y) x + (1 + (pw - 1) y) (log1p(exp(-|x|)) + max(-x, 0))), PyTorch's stable form.
+Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0), y = a.tensor(1), pw = a.opt_tensor(4);
+  AMPS_CHECK(x.sizes() == y.sizes(), "Target size ({}) must be the same as input size ({})", format_shape(y.sizes()),
+             format_shape(x.sizes()));
+  const Tensor soft = call(OpId::add, {call(OpId::log1p, {call(OpId::exp, {call(OpId::neg, {call(OpId::abs, {x})})})}),
+                                       call(OpId::clamp, {call(OpId::neg, {x}), Scalar(0.0)})});
+  const Tensor lw = pw.defined() ? call(OpId::add, {call(OpId::mul, {call(OpId::sub, {pw, num(1)}), y}), num(1)}) : Tensor();
+  const Tensor l = call(OpId::add, {call(OpId::mul, {call(OpId::sub, {num(1), y}), x}), weighted(soft, lw)});
+  return {reduce_loss(weighted(l, a.opt_tensor(2)), a.str(3))};
+}
+
+}  // namespace
+
+void register_composite_kernels(cpu::KernelTable& t) {
+  t.add(OpId::slice_backward, k_slice_backward, cpu::kFloatDTypes);
+  t.add(OpId::select_backward, k_select_backward, cpu::kFloatDTypes);
+  t.add(OpId::norm, k_norm);
+  t.add(OpId::logsumexp, k_logsumexp);
+  t.add(OpId::all, k_all);
+  t.add(OpId::any, k_any);
+  t.add(OpId::mse_loss, k_mse_loss, cpu::kFloatDTypes);
+  t.add(OpId::l1_loss, k_l1_loss, cpu::kFloatDTypes);
+  t.add(OpId::smooth_l1_loss, k_smooth_l1_loss, cpu::kFloatDTypes);
+  t.add(OpId::binary_cross_entropy, k_bce, cpu::kFloatDTypes);
+  t.add(OpId::binary_cross_entropy_with_logits, k_bce_logits, cpu::kFloatDTypes);
+}
+
+}  // namespace amps::rt::common

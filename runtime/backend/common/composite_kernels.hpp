@@ -1,0 +1,17 @@
+// Kernels composed of other ops of the same backend, for backends without a native kernel of their own (CUDA):
+// slice_backward, select_backward, norm, logsumexp, all, any and the pointwise losses (mse, l1, smooth_l1,
+// binary_cross_entropy and its logits form). Each runs its steps through dispatch_backend (below the autograd
+// and autocast layers), with the CPU kernel's checks, messages and result dtypes; the arithmetic is done in the
+// input's dtype (float for half types) as PyTorch's CUDA kernels do, where the CPU kernels use double. No step
+// reads a device value on the host.
+#pragma once
+
+#include "runtime/backend/cpu/cpu_backend.hpp"
+
+namespace amps::rt::common {
+
+// Registers the composite kernels in [t] (a backend's table); tests call them on CPU tensors through their own
+// table and compare with the CPU backend's native kernels.
+void register_composite_kernels(cpu::KernelTable& t);
+
+}  // namespace amps::rt::common

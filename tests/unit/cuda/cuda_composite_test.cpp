@@ -1,0 +1,71 @@
+// The ops the CUDA backend composes from its other kernels (common/composite_kernels.cpp: norm, logsumexp, all,
+// any, the pointwise losses, slice/select backward) and rand_like/randn_like (drawn on the host), against the CPU.
+// The composition itself is checked on the CPU by composite_kernels_test.cpp; these check it on the device.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "cuda_test_util.hpp"
+#include "runtime/context.hpp"
+
+namespace amps::rt {
+namespace {
+
+const double kInf = std::numeric_limits<double>::infinity();
+
+TEST_F(Cuda, NormAndLogsumexpMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor x = input({4, 5, 6}, dt);
+    for (double p : {2.0, 1.0, 0.0, 3.0, kInf, -kInf}) {
+      EXPECT_TRUE(same_on_cuda(OpId::norm, {x, Scalar(p)}, 120));
+      EXPECT_TRUE(same_on_cuda(OpId::norm, {x, Scalar(p), Dims{1}, true}, 5));
+    }
+    EXPECT_TRUE(same_on_cuda(OpId::logsumexp, {x, Dims{-1}}, 6));
+    EXPECT_TRUE(same_on_cuda(OpId::logsumexp, {make({1, 2, -kInf, -kInf, kInf, 3}, {3, 2}, dt), Dims{1}, true}));
+  }
+}
+
+TEST_F(Cuda, AllAndAnyMatchTheCpu) {
+  const Tensor x = make({0, 1, 2, 3, std::numeric_limits<double>::quiet_NaN(), 5, 0, 0, 0}, {3, 3});
+  for (OpId op : {OpId::all, OpId::any}) {
+    EXPECT_TRUE(same_on_cuda(op, {x}));
+    EXPECT_TRUE(same_on_cuda(op, {x, int64_t(1), true}));
+    EXPECT_TRUE(same_on_cuda(op, {make({1, 0, 1}, {3}, DType::bool_), int64_t(0)}));
+  }
+}
+
+TEST_F(Cuda, PointwiseLossesMatchTheCpu) {
+  for (DType dt : kFloats)
+    for (const char* red : {"mean", "sum", "none"}) {
+      const Tensor x = input({8, 16}, dt, 0.1), y = input({16}, dt, 2.0);
+      EXPECT_TRUE(same_on_cuda(OpId::mse_loss, {x, y, std::string(red)}, 128));
+      EXPECT_TRUE(same_on_cuda(OpId::l1_loss, {x, y, std::string(red)}, 128));
+      EXPECT_TRUE(same_on_cuda(OpId::smooth_l1_loss, {x, y, std::string(red), 0.5}, 128));
+      const Tensor p = input({8, 16}, dt, 0.3, 0.5, 0.45), t = input({8, 16}, dt, 0.9, 0.5, 0.5);
+      EXPECT_TRUE(same_on_cuda(OpId::binary_cross_entropy, {p, t, IValue(), std::string(red)}, 128));
+      EXPECT_TRUE(same_on_cuda(OpId::binary_cross_entropy_with_logits,
+                               {input({8, 16}, dt, 0.2, 0, 5), t, input({16}, dt, 1, 1, 0.5), std::string(red),
+                                input({16}, dt, 3, 2, 1)}, 128));
+    }
+}
+
+TEST_F(Cuda, SliceAndSelectBackwardMatchTheCpu) {
+  for (DType dt : kFloats) {
+    EXPECT_TRUE(same_on_cuda(OpId::slice_backward, {input({2, 3}, dt), Dims{5, 3}, int64_t(0), int64_t(1), int64_t(5), int64_t(2)}));
+    EXPECT_TRUE(same_on_cuda(OpId::select_backward, {input({4}, dt), Dims{4, 3}, int64_t(1), int64_t(-1)}));
+  }
+}
+
+TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {
+  for (OpId op : {OpId::rand_like, OpId::randn_like}) {
+    current_context().generator().manual_seed(7);
+    const Tensor want = dispatch(op, {input({3, 4}, DType::float32)})[0];
+    current_context().generator().manual_seed(7);
+    const Tensor got = dispatch(op, {input({3, 4}, DType::float32).to(kCuda)})[0];
+    EXPECT_EQ(got.device(), kCuda);
+    EXPECT_TRUE(test::all_close(got.to(Device::cpu()), want, 0, 0));
+  }
+}
+
+}  // namespace
+}  // namespace amps::rt
