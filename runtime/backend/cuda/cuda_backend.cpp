@@ -37,32 +37,40 @@ DeviceGuard::~DeviceGuard() {
   if (prev_ >= 0) cudaSetDevice(prev_);
 }
 
+const KernelTable& kernel_table() {
+  static const KernelTable table = [] {
+    KernelTable t;
+    // Qualified calls: argument-dependent lookup would also find the cpu:: registrations.
+    cuda::register_copy_kernels(t);
+    cuda::register_shape_kernels(t);
+    cuda::register_binary_kernels(t);
+    cuda::register_unary_kernels(t);
+    cuda::register_reduce_kernels(t);
+    cuda::register_matmul_kernels(t);
+    cuda::register_ternary_kernels(t);
+    cuda::register_amp_kernels(t);
+    cuda::register_fused_optim_kernels(t);
+    common::register_composite_kernels(t);  // ops composed of the kernels above (no native kernel yet)
+    cuda::register_softmax_kernels(t);
+    cuda::register_extreme_kernels(t);
+    cuda::register_index_kernels(t);
+    cuda::register_norm_kernels(t);
+    cuda::register_pool_kernels(t);
+#ifdef AMPS_HAVE_CUDNN
+    cuda::register_conv_kernels(t);
+#endif
+    return t;
+  }();
+  return table;
+}
+
 namespace {
 
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int count)
-      : count_(count), allocator_(count), streams_(size_t(count), nullptr), stream_once_(new std::once_flag[size_t(count)]) {
-    // Qualified calls: argument-dependent lookup would also find the cpu:: registrations.
-    cuda::register_copy_kernels(table_);
-    cuda::register_shape_kernels(table_);
-    cuda::register_binary_kernels(table_);
-    cuda::register_unary_kernels(table_);
-    cuda::register_reduce_kernels(table_);
-    cuda::register_matmul_kernels(table_);
-    cuda::register_ternary_kernels(table_);
-    cuda::register_amp_kernels(table_);
-    cuda::register_fused_optim_kernels(table_);
-    common::register_composite_kernels(table_);  // ops composed of the kernels above (no native kernel yet)
-    cuda::register_softmax_kernels(table_);
-    cuda::register_extreme_kernels(table_);
-    cuda::register_index_kernels(table_);
-    cuda::register_norm_kernels(table_);
-    cuda::register_pool_kernels(table_);
-#ifdef AMPS_HAVE_CUDNN
-    cuda::register_conv_kernels(table_);
-#endif
-  }
+      : table_(kernel_table()), count_(count), allocator_(count), streams_(size_t(count), nullptr),
+        stream_once_(new std::once_flag[size_t(count)]) {}
 
   std::string_view name() const override { return "cuda"; }
   bool supports(OpId op, DType dtype) const override { return table_.supports(op, dtype); }
@@ -106,8 +114,8 @@ class CudaBackend final : public Backend {
                device_str(d), count_);
   }
 
+  const KernelTable& table_;
   int count_;
-  KernelTable table_;
   CachingAllocator allocator_;
   std::vector<cudaStream_t> streams_;
   std::unique_ptr<std::once_flag[]> stream_once_;

@@ -17,6 +17,9 @@ using cpu::kAllDTypes;
 using cpu::kFloatDTypes;
 using cpu::kNumericDTypes;
 
+// Every CUDA kernel (built on first use; needs no GPU): the backend's table, and what tests ask for coverage.
+const KernelTable& kernel_table();
+
 // Throws an amps RuntimeError "CUDA error: ..." naming [what] unless [e] is cudaSuccess.
 void check(cudaError_t e, const char* what);
 
