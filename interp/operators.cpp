@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "interp/interp.hpp"
+#include "interp/tensor_value.hpp"
 
 namespace amps::interp {
 namespace {
@@ -183,6 +184,10 @@ bool values_equal(Interp& in, const Value& a, const Value& b) {
   if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
   if (!a.is_obj() || !b.is_obj()) return false;
   if (a.obj() == b.obj()) return true;
+  if (a.is(ObjKind::DType) || b.is(ObjKind::DType)) {  // `x.dtype == bool`: the builtins float/int/bool name dtypes
+    std::optional<rt::DType> x = script_dtype(a), y = script_dtype(b);
+    return x && y && *x == *y;
+  }
   if (a.obj()->kind() != b.obj()->kind()) return false;
   switch (a.obj()->kind()) {
     case ObjKind::Str: return a.as<Str>()->value == b.as<Str>()->value;

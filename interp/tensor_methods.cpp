@@ -11,7 +11,6 @@
 namespace amps::interp {
 
 Value op_method(Atom name);
-std::optional<rt::DType> script_dtype(const Value& v);
 Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where);
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp

@@ -2,6 +2,8 @@
 // script values and runtime IValues, and the mapping of runtime errors to amps errors.
 #pragma once
 
+#include <optional>
+
 #include <string>
 
 #include "interp/interp.hpp"
@@ -48,6 +50,8 @@ struct DeviceObj : Opaque {
 
 Value wrap(rt::Tensor t);
 Value wrap_dtype(rt::DType d);
+// The dtype a script value names: a dtype, or the builtins `float`, `int` and `bool` (float32, int64, bool).
+std::optional<rt::DType> script_dtype(const Value& v);
 Value wrap_device(rt::Device d);
 // The tensor inside `v`, or null when `v` is not a tensor.
 const rt::Tensor* tensor_of(const Value& v);

@@ -13,7 +13,7 @@ OUT=.gpu/stage
 rm -rf .gpu
 mkdir -p "$OUT/bin" "$OUT/lib"
 
-bins=("$BUILD/amps")
+bins=("$BUILD/amps" "$BUILD/tests/golden_runner")   # golden_runner: tests/lang/cuda/*.amps there
 for t in "$BUILD"/tests/*_tests; do [ -x "$t" ] && bins+=("$t"); done
 cp "${bins[@]}" "$OUT/bin/"
 

@@ -9,6 +9,8 @@
 //   # expect no stderr: TEXT        no stderr line contains TEXT
 //   # args: A B C                   arguments passed to the script
 //   # exit: N                       expected exit status when it is not 0 or 1
+//   # requires: cuda                the script needs a CUDA GPU: without one it is skipped (exit 77, which
+//                                   ctest reports as skipped), with one it runs as any other
 // With --smoke (examples), stdout is not compared: the script must exit 0, and its arguments
 // come from a `# smoke-args: A B C` line.
 // Usage: golden_runner [--smoke] AMPS_BINARY SCRIPT.amps
@@ -34,6 +36,7 @@ struct Expectations {
   std::string error;      // "Kind: message" prefix
   int error_line = 0;
   int exit_code = 0;
+  bool requires_cuda = false;
 };
 
 std::string after(const std::string& line, const std::string& marker) {
@@ -63,6 +66,7 @@ Expectations parse(const std::string& path) {
       std::istringstream ss(after(line, "# args: "));
       for (std::string a; ss >> a;) e.args.push_back(a);
     } else if (line.find("# exit: ") != std::string::npos) e.exit_code = std::stoi(after(line, "# exit: "));
+    else if (line.find("# requires: cuda") != std::string::npos) e.requires_cuda = true;
     else if (line.find("# smoke-args: ") != std::string::npos) {
       std::istringstream ss(after(line, "# smoke-args: "));
       for (std::string a; ss >> a;) e.smoke_args.push_back(a);
@@ -144,10 +148,22 @@ int smoke(const char* amps, const char* script) {
   return 1;
 }
 
+// Whether the amps binary sees a CUDA GPU.
+bool cuda_present(const char* amps) {
+  std::string out, err;
+  return run({amps, "-e", "print(cuda.available())"}, out, err) == 0 && out == "true\n";
+}
+
+constexpr int kSkipped = 77;  // SKIP_RETURN_CODE of the golden tests (tests/lang.cmake)
+
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--smoke") return smoke(argv[2], argv[3]);
   if (argc != 3) { std::cerr << "usage: golden_runner [--smoke] AMPS SCRIPT\n"; return 2; }
   Expectations e = parse(argv[2]);
+  if (e.requires_cuda && !cuda_present(argv[1])) {
+    std::cout << "SKIP " << argv[2] << ": no CUDA GPU\n";
+    return kSkipped;
+  }
   std::vector<std::string> cmd = {argv[1], argv[2]};
   cmd.insert(cmd.end(), e.args.begin(), e.args.end());
   std::string out, err, why;
