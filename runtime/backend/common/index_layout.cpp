@@ -48,4 +48,39 @@ IndexAddLayout index_add_layout(const Tensor& input, int64_t dim_arg, const Tens
   return r;
 }
 
+namespace {
+
+// The first dim but [dim] in which [index] is larger than [t] (it reads or writes t there), or -1.
+int64_t overhang(const Tensor& index, const Tensor& t, int64_t dim) {
+  for (int64_t d = 0; d < index.dim(); ++d)
+    if (d != dim && index.size(d) > t.size(d)) return d;
+  return -1;
+}
+
+int64_t check_index_tensor(std::string_view op, const Tensor& x, int64_t dim_arg, const Tensor& index) {
+  AMPS_CHECK(index.dtype() == DType::int64 || index.dtype() == DType::int32, "{}(): Expected dtype int32/int64 for "
+             "index but got: {}", op, dtype_name(index.dtype()));
+  AMPS_CHECK(index.dim() == x.dim(), "Index tensor must have the same number of dimensions as input tensor");
+  return wrap_dim(dim_arg, std::max<int64_t>(x.dim(), 1));
+}
+
+}  // namespace
+
+int64_t check_gather(const Tensor& x, int64_t dim_arg, const Tensor& index) {
+  const int64_t dim = check_index_tensor("gather", x, dim_arg, index);
+  const int64_t bad = overhang(index, x, dim);
+  AMPS_CHECK(bad < 0, "Size does not match at dimension {} expected index {} to be smaller than self {} apart from "
+             "dimension {}", bad, format_shape(index.sizes()), format_shape(x.sizes()), dim);
+  return dim;
+}
+
+int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src) {
+  const int64_t dim = check_index_tensor("scatter_add", input, dim_arg, index);
+  AMPS_CHECK(src.dim() == input.dim(), "Index tensor must have the same number of dimensions as src tensor");
+  AMPS_CHECK(overhang(index, input, dim) < 0 && overhang(index, src, -1) < 0, "Expected index {} to be smaller "
+             "than self {} apart from dimension {} and to be smaller size than src {}", format_shape(index.sizes()),
+             format_shape(input.sizes()), dim, format_shape(src.sizes()));
+  return dim;
+}
+
 }  // namespace amps::rt::common

@@ -1,4 +1,5 @@
-// Device-independent argument handling of the indexing ops index_select, embedding and index_add: their checks
+// Device-independent argument handling of the indexing ops index_select, embedding, index_add, gather and
+// scatter_add: their checks
 // and the [outer, size, inner] layout every backend indexes along (the values of the indices are the backend's).
 #pragma once
 
@@ -32,5 +33,11 @@ struct IndexAddLayout {
   int64_t n = 0;
 };
 IndexAddLayout index_add_layout(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& source);
+
+// gather(x, dim, index): an int32/int64 index with x's number of dims and no larger than x in any dim but [dim]
+// (PyTorch's check; the values are the backend's). Returns the wrapped dim.
+int64_t check_gather(const Tensor& x, int64_t dim_arg, const Tensor& index);
+// scatter_add(input, dim, index, src): the same index rules against input, and index no larger than src in any dim.
+int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src);
 
 }  // namespace amps::rt::common

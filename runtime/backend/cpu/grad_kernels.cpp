@@ -46,9 +46,7 @@ Tensors k_scatter_add(const ArgReader& a, const KernelContext&) {
   Tensor res = Tensor::empty(input.sizes(), DType::float64, input.device());
   copy_into(res, input);
   Tensor idx = i64(a.tensor(2)), src = a.tensor(3);
-  const int64_t nd = std::max<int64_t>(res.dim(), 1), d = wrap_dim(a.i64(1), nd);
-  AMPS_CHECK(idx.dim() == res.dim() && src.dim() == res.dim(), "scatter_add: index and src must have the input's "
-             "number of dimensions");
+  const int64_t d = common::check_scatter_add(input, a.i64(1), a.tensor(2), src);
   Tensor sv = f64(native::as_strided(src, idx.sizes(), src.strides(), src.storage_offset()));
   const Dims& is = idx.sizes();
   const Dims os = contiguous_strides(res.sizes());

@@ -40,8 +40,7 @@ Tensors k_index_select(const ArgReader& a, const KernelContext& kc) {
 
 Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), index = a.tensor(2);
-  const int64_t dim = wrap_dim(a.i64(1), x.dim());
-  AMPS_CHECK(index.dim() == x.dim(), "Index tensor must have the same number of dimensions as input tensor");
+  const int64_t dim = common::check_gather(x, a.i64(1), index);
   Tensor xc = contiguous(x), out = Tensor::empty(index.sizes(), x.dtype(), kc.device);
   std::vector<int64_t> idx = checked_indices(index, x.size(dim), "gather");
   const Dims xs = contiguous_strides(x.sizes()), is = contiguous_strides(index.sizes());

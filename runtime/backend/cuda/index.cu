@@ -1,5 +1,6 @@
-// Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element) and
-// index_add (one thread per source element, atomically added into a float/double accumulator).
+// Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element), gather (one
+// thread per index element), and index_add / scatter_add (one thread per source element, atomically added into a
+// float/double accumulator).
 #include <cmath>
 
 #include "runtime/backend/cuda/device_common.cuh"
@@ -32,7 +33,67 @@ template <typename A> __global__ void index_add_kernel(A* acc, const int64_t* in
   }
 }
 
+// The offset in a tensor of strides [st] of row-major element [e] of [shape], coordinate [dim] replaced by [at].
+__device__ __forceinline__ int64_t offset_with(const Shape& shape, const DimStrides& st, int dim, int64_t e,
+                                               int64_t at) {
+  int64_t off = 0;
+  for (int d = shape.ndim - 1; d >= 0; --d) {
+    const int64_t c = e % shape.sizes[d];
+    e /= shape.sizes[d];
+    off += (d == dim ? at : c) * st.s[d];
+  }
+  return off;
+}
+
+template <typename T> __global__ void gather_kernel(Shape shape, int dim, const T* in, DimStrides st, int64_t size,
+                                                    const int64_t* index, T* out) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < shape.numel; e += int64_t(gridDim.x) * blockDim.x) {
+    int64_t i = index[e];
+    if (i < 0) i += size;
+    out[e] = i >= 0 && i < size ? in[offset_with(shape, st, dim, e, i)] : missing<T>();
+  }
+}
+
+template <typename A> __global__ void scatter_add_kernel(Shape shape, int dim, A* acc, DimStrides st, int64_t size,
+                                                         const int64_t* index, const A* src) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < shape.numel; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = index[e];
+    if (i >= 0 && i < size) atomicAdd(acc + offset_with(shape, st, dim, e, i), src[e]);
+  }
+}
+
+// Calls f(Tag<A>{}) for the accumulator types float and double.
+template <typename F> cudaError_t with_acc(Elem acc, F&& f) {
+  switch (acc) {
+    case Elem::f64: return f(Tag<double>{});
+    case Elem::f32: return f(Tag<float>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 }  // namespace
+
+cudaError_t launch_gather(cudaStream_t s, Elem t, const Shape& shape, int dim, const void* in,
+                          const DimStrides& in_strides, int64_t size, const int64_t* index, void* out) {
+  if (shape.numel == 0) return cudaSuccess;
+  return with_elem(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    gather_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, dim, static_cast<const T*>(in), in_strides, size,
+                                                               index, static_cast<T*>(out));
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_scatter_add(cudaStream_t s, Elem acc, const Shape& shape, int dim, void* acc_data,
+                               const DimStrides& acc_strides, int64_t size, const int64_t* index, const void* src) {
+  if (shape.numel == 0) return cudaSuccess;
+  return with_acc(acc, [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    scatter_add_kernel<A><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, dim, static_cast<A*>(acc_data), acc_strides,
+                                                                    size, index, static_cast<const A*>(src));
+    return cudaGetLastError();
+  });
+}
 
 cudaError_t launch_index_select(cudaStream_t s, Elem t, const void* in, const int64_t* index, int64_t n, void* out,
                                 int64_t outer, int64_t size, int64_t inner) {
@@ -50,17 +111,12 @@ cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t*
                              int64_t outer, int64_t size, int64_t inner) {
   const int64_t numel = outer * n * inner;
   if (numel == 0) return cudaSuccess;
-  auto run = [&](auto tag) {
+  return with_acc(acc, [&](auto tag) {
     using A = typename decltype(tag)::type;
     index_add_kernel<A><<<grid_for(numel), kThreads, 0, s>>>(static_cast<A*>(out), index, static_cast<const A*>(src), n,
                                                             size, inner, numel);
     return cudaGetLastError();
-  };
-  switch (acc) {
-    case Elem::f64: return run(Tag<double>{});
-    case Elem::f32: return run(Tag<float>{});
-    default: return cudaErrorInvalidValue;
-  }
+  });
 }
 
 }  // namespace amps::rt::cuda

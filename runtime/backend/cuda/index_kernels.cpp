@@ -1,6 +1,7 @@
-// CUDA kernels for index_select, embedding and index_add (the gradient of both), with the CPU backend's checks
-// (common/index_layout.hpp). Index values are never read on the host: an index out of range gives NaN slices (0
-// for integer and bool types) in index_select/embedding and is skipped by index_add, where the CPU raises.
+// CUDA kernels for index_select, embedding, index_add (the gradient of both), gather and scatter_add (its gradient),
+// with the CPU backend's checks (common/index_layout.hpp). Index values are never read on the host: an index out of
+// range gives NaN (0 for integer and bool types) in index_select/embedding/gather and is skipped by index_add and
+// scatter_add, where the CPU raises.
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/views.hpp"
@@ -51,12 +52,60 @@ Tensors k_index_add(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(cast(res, input.dtype()));
 }
 
+// [sizes] as a launch Shape (no merging: the kernels replace one coordinate).
+Shape shape_of(const Dims& sizes, const char* op) {
+  AMPS_CHECK(sizes.size() <= size_t(kMaxDims), "{}: tensors of more than {} dims are not supported on cuda, got {}",
+             op, kMaxDims, sizes.size());
+  Shape sh;
+  sh.ndim = int(sizes.size());
+  for (size_t d = 0; d < sizes.size(); ++d) sh.sizes[d] = sizes[d], sh.numel *= sizes[d];
+  return sh;
+}
+
+DimStrides strides_of(const Tensor& t) {
+  DimStrides st;
+  for (int64_t d = 0; d < t.dim() && d < kMaxDims; ++d) st.s[d] = t.stride(d);
+  return st;
+}
+
+// gather(input, dim, index): input read in place through its strides.
+Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
+  const Tensor& x = a.tensor(0);
+  const Tensor& index = a.tensor(2);
+  const int64_t dim = common::check_gather(x, a.i64(1), index);
+  Tensor out = Tensor::empty(index.sizes(), x.dtype(), kc.device), idx;
+  check(launch_gather(stream(kc.device), elem(x.dtype()), shape_of(index.sizes(), "gather"), int(dim), device_data(x),
+                      strides_of(x), x.dim() == 0 ? 1 : x.size(dim), int64_index(index, idx), device_data(out)),
+        "gather");
+  return one_tensor(out);
+}
+
+// scatter_add(input, dim, index, src): out = input with src's elements (its leading index-shaped block) added where
+// index points along dim, summed in float (double for float64) with atomics and rounded once into input's dtype.
+Tensors k_scatter_add(const ArgReader& a, const KernelContext& kc) {
+  const Tensor& input = a.tensor(0);
+  const Tensor& index = a.tensor(2);
+  const Tensor& src = a.tensor(3);
+  const int64_t dim = common::check_scatter_add(input, a.i64(1), index, src);
+  const DType acc = input.dtype() == DType::float64 ? DType::float64 : DType::float32;
+  Tensor res = Tensor::empty(input.sizes(), acc, kc.device), idx;
+  copy_into(res, input);
+  Tensor block = contiguous(cast(native::as_strided(src, index.sizes(), src.strides(), src.storage_offset()), acc));
+  check(launch_scatter_add(stream(kc.device), elem(acc), shape_of(index.sizes(), "scatter_add"), int(dim),
+                           device_data(res), strides_of(res), input.dim() == 0 ? 1 : input.size(dim),
+                           int64_index(index, idx), device_data(block)),
+        "scatter_add");
+  return one_tensor(cast(res, input.dtype()));
+}
+
 }  // namespace
 
 void register_index_kernels(KernelTable& t) {
   t.add(OpId::index_select, k_index_select);
   t.add(OpId::embedding, k_embedding, dtype_bit(DType::int64) | dtype_bit(DType::int32));
   t.add(OpId::index_add, k_index_add, kFloatDTypes);
+  t.add(OpId::gather, k_gather);
+  t.add(OpId::scatter_add, k_scatter_add, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cuda

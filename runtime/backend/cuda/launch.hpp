@@ -98,6 +98,22 @@ cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float
 cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
                                 double growth_factor, double backoff_factor, int64_t growth_interval);
 
+// ---- gather, scatter_add (index.cu) ----
+// Element strides of a tensor of up to kMaxDims dims.
+struct DimStrides {
+  int64_t s[kMaxDims] = {};
+};
+// gather: out[e] (row-major over [shape], the index's shape) = in at e's coordinates with coordinate [dim] replaced
+// by index[e] (int64, row-major over [shape]); [in] has element strides [in_strides] and [size] elements along [dim].
+// Negative indices count from the end; one outside [-size, size) reads NaN (0 for integer and bool types).
+cudaError_t launch_gather(cudaStream_t s, Elem t, const Shape& shape, int dim, const void* in,
+                          const DimStrides& in_strides, int64_t size, const int64_t* index, void* out);
+// scatter_add into [acc] (f32 or f64, element strides [acc_strides], [size] elements along [dim]): acc at e's
+// coordinates with [dim] replaced by index[e] gets src[e] added atomically (src row-major over [shape], acc's type);
+// an index outside [0, size) is skipped (the CPU raises).
+cudaError_t launch_scatter_add(cudaStream_t s, Elem acc, const Shape& shape, int dim, void* acc_data,
+                               const DimStrides& acc_strides, int64_t size, const int64_t* index, const void* src);
+
 // ---- fused optimizer steps (fused_optim.cu) ----
 // The parameters of one multi-tensor optimizer launch (one element type): parameter k has numel[k] contiguous
 // elements at p[k], its gradient at g[k], its state at m[k] (exp_avg, or SGD's momentum buffer), v[k]

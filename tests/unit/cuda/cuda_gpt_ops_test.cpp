@@ -84,6 +84,20 @@ TEST_F(Cuda, IndexAddMatchesTheCpu) {
   }
 }
 
+TEST_F(Cuda, GatherAndScatterAddMatchTheCpu) {
+  for (DType t : kFloats) {
+    const Tensor x = input({4, 5, 3}, t, 0.4), xt = input({5, 4, 3}, t, 0.4).transpose(0, 1);  // contiguous, strided
+    const Tensor i1 = ids({0, 4, -1, 2, 2, 1, 3, 0, 4, 1, 1, 2}, {2, 2, 3});           // along dim 1, index < x
+    for (const Tensor& in : {x, xt}) {
+      EXPECT_TRUE(same_on_cuda(OpId::gather, {in, int64_t(1), i1})) << dtype_name(t);
+      EXPECT_TRUE(same_on_cuda(OpId::gather, {in, int64_t(-1), ids({2, 0, 1, 1}, {1, 2, 2})})) << dtype_name(t);
+    }
+    const Tensor i2 = ids({0, 4, 4, 2, 2, 1, 3, 0, 4, 1, 1, 2}, {2, 2, 3});  // repeats accumulate
+    EXPECT_TRUE(same_on_cuda(OpId::scatter_add, {x, int64_t(1), i2, input({2, 3, 3}, t, 0.8)}, 3)) << dtype_name(t);
+  }
+  EXPECT_TRUE(same_on_cuda(OpId::gather, {ids({5, 6, 7, 8}, {2, 2}), int64_t(0), ids({1, 0}, {1, 2})}));
+}
+
 TEST_F(Cuda, LayerNormVarStdMatchTheCpu) {
   for (DType t : kFloats) {
     Tensor x = input({4, 5, 96}, t, 0.0, 0.3, 2.0);

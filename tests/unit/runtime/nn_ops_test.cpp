@@ -186,6 +186,24 @@ TEST(Random, DropoutScalesKeptElements) {
   EXPECT_TRUE(all_close(dropout(x, 0.5, false), x.to_doubles()));
 }
 
+TEST(Index, GatherAndScatterAddRefuseAnIndexLargerThanTheirTensors) {
+  Tensor a = make({0, 1, 2, 3}, {2, 2});
+  EXPECT_TRUE(throws_error([&] { call_op(OpId::gather, a, int64_t(0), make({0, 1, 1}, {1, 3}, DType::int64)); },
+                           "RuntimeError", "Size does not match at dimension 1 expected index (1, 3) to be smaller than "
+                           "self (2, 2) apart from dimension 0"));
+  EXPECT_TRUE(throws_error([&] { call_op(OpId::gather, a, int64_t(0), make({0, 1}, {2}, DType::int64)); },
+                           "RuntimeError", "Index tensor must have the same number of dimensions as input tensor"));
+  EXPECT_TRUE(all_close(call_op(OpId::gather, a, int64_t(0), make({1, 0}, {1, 2}, DType::int64)), {2, 1}));
+  Tensor idx = make({1, 0, 0}, {3, 1}, DType::int64);
+  EXPECT_TRUE(throws_error([&] { dispatch(OpId::scatter_add, {a, int64_t(1), idx, make({5, 6, 7}, {3, 1})}); },
+                           "RuntimeError", "Expected index (3, 1) to be smaller than self (2, 2) apart from dimension 1"));
+  EXPECT_TRUE(throws_error([&] { dispatch(OpId::scatter_add, {a, int64_t(0), make({1, 0}, {1, 2}, DType::int64),
+                                                              make({5}, {1, 1})}); },
+                           "RuntimeError", "to be smaller size than src (1, 1)"));
+  EXPECT_TRUE(all_close(dispatch(OpId::scatter_add, {a, int64_t(0), make({1, 0}, {1, 2}, DType::int64),
+                                                     make({5, 6}, {1, 2})})[0], {0, 7, 7, 3}));
+}
+
 TEST(Index, SelectGatherCopyEmbeddingOneHot) {
   Tensor a = make({0, 1, 2, 3, 4, 5}, {3, 2});
   Tensor idx = make({2, 0}, {2}, DType::int64);
