@@ -79,6 +79,11 @@ Dims ArgReader::ints(size_t i, size_t n) const {
   else if (v.kind() == K::int_) out = Dims{v.i64()};
   else type_fail(i, "tuple of ints");
   if (n > 0 && out.size() == 1 && n != 1) out = Dims(n, out[0]);
+  if (n > 0 && out.size() != n) {
+    const Schema& s = op_parsed_schema(op_);
+    AMPS_FAIL("{}(): argument '{}' must be a single int or a list of {} ints, got {} values", op_name(op_),
+              i < s.args.size() ? std::string_view(s.args[i].name) : "?", n, out.size());
+  }
   return out;
 }
 

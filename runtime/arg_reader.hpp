@@ -34,7 +34,7 @@ class ArgReader {
   bool boolean(size_t i) const;
   Scalar scalar(size_t i) const;
   std::optional<Scalar> opt_scalar(size_t i) const;
-  // An int list; [n] > 0 broadcasts a single value to n values (conv's stride=2).
+  // An int list; [n] > 0 broadcasts a single value to n values (conv's stride=2) and requires n values otherwise.
   Dims ints(size_t i, size_t n = 0) const;
   std::optional<Dims> opt_ints(size_t i) const;
   std::optional<DType> opt_dtype(size_t i) const;

@@ -123,6 +123,10 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
 }
 
 Tensor squeeze(const Tensor& t, const Dims& dims) {
+  if (t.dim() == 0) {  // dims -1 and 0 name the 0-dim tensor's only position (checked); nothing to drop
+    for (int64_t d : dims) wrap_dim(d, 0);
+    return as_strided(t, {}, {}, t.storage_offset());
+  }
   std::vector<bool> drop(t.sizes().size(), dims.empty());
   for (int64_t d : dims) drop[size_t(wrap_dim(d, t.dim()))] = true;
   Dims sizes, strides;

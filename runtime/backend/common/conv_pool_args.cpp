@@ -101,6 +101,13 @@ Pool read_pool(const ArgReader& a, bool max, size_t first) {
   if (!max) r.p.count_include_pad = a.boolean(5);
   if (!max) r.divisor = a.opt_i64(6);
   AMPS_CHECK(!r.divisor || *r.divisor != 0, "divisor must be not zero");
+  const Dims &k = r.p.kernel, &s = r.p.stride, &d = r.p.dilation;
+  AMPS_CHECK(k[0] > 0 && k[1] > 0, "kernel size should be greater than zero, but got kH: {} kW: {}", k[0], k[1]);
+  AMPS_CHECK(s[0] > 0 && s[1] > 0, "stride should be greater than zero, but got dH: {} dW: {}", s[0], s[1]);
+  AMPS_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero, but got dilationH: {} dilationW: {}", d[0],
+             d[1]);
+  AMPS_CHECK(r.p.padding[0] >= 0 && r.p.padding[1] >= 0, "pad must be non-negative, but got padH: {} padW: {}",
+             r.p.padding[0], r.p.padding[1]);
   for (size_t i = 0; i < 2; ++i)
     AMPS_CHECK(r.p.padding[i] * 2 <= r.p.kernel[i], "pad should be at most half of effective kernel size, but got "
                "pad={}, kernel_size={}", r.p.padding[i], r.p.kernel[i]);
@@ -140,11 +147,20 @@ AvgPoolBackward read_avg_pool_backward(const ArgReader& a) {
   return r;
 }
 
-BatchNormLayout batch_norm_layout(const Tensor& x, const Tensor& rm, const Tensor& rv, bool training) {
+BatchNormLayout batch_norm_layout(const Tensor& x, const Tensor& rm, const Tensor& rv, const Tensor& w,
+                                  const Tensor& b, bool training) {
   AMPS_CHECK(x.dim() >= 2, "batch_norm: expected 2D or more input (got {}D input)", x.dim());
   AMPS_CHECK(training || (rm.defined() && rv.defined()), "batch_norm: running_mean and running_var must be "
              "defined in evaluation mode");
   const int64_t C = x.size(1), per = C ? x.numel() / C : 0;
+  const std::pair<const Tensor*, const char*> per_channel[] = {{&rm, "running_mean"}, {&rv, "running_var"},
+                                                               {&w, "weight"}, {&b, "bias"}};
+  for (const auto& [t, name] : per_channel) {
+    if (!t->defined()) continue;
+    AMPS_CHECK(t->numel() == C, "{} should contain {} elements not {}", name, C, t->numel());
+    AMPS_CHECK(is_floating(t->dtype()), "batch_norm: {} must be a floating point tensor, got {}", name,
+               dtype_name(t->dtype()));
+  }
   AMPS_CHECK(!training || per > 1, "Expected more than 1 value per channel when training, got input size {}",
              format_shape(x.sizes()));
   return {C, per};

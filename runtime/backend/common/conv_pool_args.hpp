@@ -58,11 +58,12 @@ AvgPoolBackward read_avg_pool_backward(const ArgReader& a);
 
 // ---- batch_norm ----
 // batch_norm(input, running_mean, running_var, weight, bias, training, ...) of [x] ([N, C, *]): the channel count
-// and the values per channel; checks the rank, the running stats in evaluation mode and > 1 value per channel
-// in training.
+// and the values per channel; checks the rank, the running stats in evaluation mode, > 1 value per channel in
+// training, and that each given running stat, weight and bias has one (floating) value per channel.
 struct BatchNormLayout {
   int64_t channels = 0, per_channel = 0;
 };
-BatchNormLayout batch_norm_layout(const Tensor& x, const Tensor& running_mean, const Tensor& running_var, bool training);
+BatchNormLayout batch_norm_layout(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
+                                  const Tensor& weight, const Tensor& bias, bool training);
 
 }  // namespace amps::rt::common

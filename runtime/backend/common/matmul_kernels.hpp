@@ -177,6 +177,9 @@ struct MatmulKernels {
     Tensor x2 = D::reshape(x, {rows, x.size(-1)});
     Tensor out = Tensor::empty({x2.size(0), w.size(0)}, x.dtype(), kc.device);
     check_same_dtype(a.op(), x, w);
+    AMPS_CHECK(!bias.defined() || (bias.dim() <= 2 && broadcast_shapes(bias.sizes(), out.sizes(), "linear") == out.sizes()),
+               "linear: a bias of shape {} does not broadcast to the output's {} (it needs out_features = {} values)",
+               format_shape(bias.sizes()), format_shape(out.sizes()), w.size(0));
     if (bias.defined()) D::copy_into(out, D::cast(bias, x.dtype()));
     D::gemm(x2, native::t(w), out, 1.0, bias.defined() ? 1.0 : 0.0);
     Dims shape(x.sizes().begin(), x.sizes().end() - 1);

@@ -65,12 +65,18 @@ struct ClassLossArgs {
   Device dev;
 };
 
-// NLL on log-probabilities [rows, C] with class-index targets, plus optional label smoothing.
-Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a,
-                     const Dims& out_shape, DType dt) {
+// The class weights of [a] (all 1 when none was given); one per class or an error.
+std::vector<double> class_weights(const ClassLossArgs& a, int64_t C) {
   std::vector<double> w = a.weight.defined() ? a.weight.to_doubles() : std::vector<double>(size_t(C), 1.0);
   AMPS_CHECK(int64_t(w.size()) == C, "weight tensor should be defined either for all {} classes or no classes but "
              "got weight tensor of shape: {}", C, format_shape(a.weight.sizes()));
+  return w;
+}
+
+// NLL on log-probabilities [rows, C] with class-index targets, plus optional label smoothing.
+Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a,
+                     const Dims& out_shape, DType dt) {
+  std::vector<double> w = class_weights(a, C);
   std::vector<double> t = a.target.to_doubles(), loss(size_t(rows), 0.0);
   AMPS_CHECK(int64_t(t.size()) == rows, "Expected target size {}, got {}", format_shape(out_shape),
              format_shape(a.target.sizes()));
@@ -95,7 +101,7 @@ Dims target_shape(const Tensor& input) {
 }
 
 Tensor probs_loss(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a, const Tensor& input) {
-  std::vector<double> w = a.weight.defined() ? a.weight.to_doubles() : std::vector<double>(size_t(C), 1.0);
+  std::vector<double> w = class_weights(a, C);
   int64_t r2 = 0, c2 = 0;
   std::vector<double> t = class_rows(a.target, r2, c2), loss(size_t(rows), 0.0);
   for (int64_t r = 0; r < rows; ++r)

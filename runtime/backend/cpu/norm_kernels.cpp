@@ -115,7 +115,7 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), w = a.opt_tensor(3), b = a.opt_tensor(4);
   const bool training = a.boolean(5);
   const double momentum = a.f64(6), eps = a.f64(7);
-  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, training);
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, w, b, training);
   const int64_t C = l.channels, per = l.per_channel;
   Tensor xd = contiguous(native::transpose(cast(x, DType::float64), 0, 1));  // [C, N, *]
   std::vector<double> mean(static_cast<size_t>(C)), var(static_cast<size_t>(C));

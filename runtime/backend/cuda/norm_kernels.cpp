@@ -80,7 +80,7 @@ void update_running(const Tensor& running, const Tensor& stat, double momentum, 
 Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), wk, bk;
   const bool training = a.boolean(5);
-  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, training);
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, a.opt_tensor(3), a.opt_tensor(4), training);
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   if (out.numel() == 0) return one_tensor(out);
   const int64_t C = l.channels, N = x.size(0), S = l.per_channel / N;
