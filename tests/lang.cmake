@@ -60,6 +60,16 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME bench/run_bench_findings COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/bench/test_run_bench.py)
 set_tests_properties(bench/run_bench_findings PROPERTIES LABELS bench TIMEOUT 60)
 
+# Fuzzing smoke: every script-visible op called with odd arguments must raise amps errors, never crash the process.
+foreach(seed 1 2 3 4)
+  add_test(NAME fuzz/op_calls_${seed}
+           COMMAND ${CMAKE_COMMAND} -DPYTHON=$<TARGET_FILE:Python3::Interpreter> -DAMPS=$<TARGET_FILE:amps>
+                   -DOPS=${PROJECT_SOURCE_DIR}/runtime/ops.def -DGEN=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/op_calls.py
+                   -DSEED=${seed} -DCALLS=30 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/fuzz
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run_op_calls.cmake)
+  set_tests_properties(fuzz/op_calls_${seed} PROPERTIES LABELS unit TIMEOUT 300)
+endforeach()
+
 # The REPL through a pseudo-terminal (forkpty), plus piped stdin.
 add_executable(repl_tests ${CMAKE_CURRENT_SOURCE_DIR}/repl/repl_test.cpp)
 target_link_libraries(repl_tests PRIVATE GTest::gtest util)

@@ -9,6 +9,24 @@
 
 namespace amps::rt::common {
 
+namespace {
+
+// PyTorch's checks of the convolution hyper-parameters (a zero stride divided by zero before).
+void check_conv_params(OpId op, const ConvParams& p) {
+  for (size_t i = 0; i < p.stride.size(); ++i) {
+    AMPS_CHECK(p.stride[i] > 0, "{}: non-positive stride is not supported", op_name(op));
+    AMPS_CHECK(p.padding[i] >= 0, "{}: negative padding is not supported", op_name(op));
+    AMPS_CHECK(p.dilation[i] > 0, "{}: dilation should be greater than zero", op_name(op));
+    if (p.transposed)
+      AMPS_CHECK(p.output_padding[i] >= 0 && (p.output_padding[i] < p.stride[i] || p.output_padding[i] < p.dilation[i]),
+                 "{}: output padding must be smaller than either stride or dilation, but got output_padding={}",
+                 op_name(op), p.output_padding[i]);
+  }
+  AMPS_CHECK(p.groups > 0, "{}: non-positive groups is not supported", op_name(op));
+}
+
+}  // namespace
+
 ConvParams conv_forward_params(const ArgReader& a, size_t nd, bool transposed) {
   ConvParams p;
   p.stride = a.ints(3, nd);
@@ -21,6 +39,7 @@ ConvParams conv_forward_params(const ArgReader& a, size_t nd, bool transposed) {
   } else {
     p.dilation = a.ints(5, nd);
   }
+  check_conv_params(a.op(), p);
   return p;
 }
 
@@ -32,7 +51,7 @@ ConvParams conv_backward_params(const ArgReader& a, size_t nd) {
   p.transposed = a.boolean(6);
   p.output_padding = p.transposed ? a.ints(7, nd) : Dims(nd, 0);
   p.groups = a.i64(8);
-  AMPS_CHECK(p.groups > 0, "{}: non-positive groups is not supported", op_name(a.op()));
+  check_conv_params(a.op(), p);
   return p;
 }
 
@@ -43,7 +62,7 @@ Tensor batched_conv_input(OpId op, const Tensor& input, size_t nd) {
   return x;
 }
 
-void check_conv(OpId op, const Tensor& input, const Tensor& weight, const ConvParams& p) {
+void check_conv(OpId op, const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
   const size_t nd = p.stride.size();
   AMPS_CHECK(weight.dim() == int64_t(nd) + 2, "{}: expected weight to be {}-D, got {}-D with shape {}", op_name(op),
              nd + 2, weight.dim(), format_shape(weight.sizes()));
@@ -54,6 +73,10 @@ void check_conv(OpId op, const Tensor& input, const Tensor& weight, const ConvPa
   AMPS_CHECK(groups > 0 && cin == expect, "Given groups={}, weight of size [{}], expected input[{}] to have {} "
              "channels, but got {} channels instead", groups, fmt::join(weight.sizes(), ", "),
              fmt::join(input.sizes(), ", "), expect, cin);
+  const int64_t cout = p.transposed ? weight.size(1) * groups : weight.size(0);
+  AMPS_CHECK(!bias.defined() || (bias.dim() == 1 && bias.size(0) == cout), "Given weight of size [{}], expected bias "
+             "to be 1-dimensional with {} elements, but got bias of size [{}] instead", fmt::join(weight.sizes(), ", "),
+             cout, bias.defined() ? fmt::format("{}", fmt::join(bias.sizes(), ", ")) : "");
 }
 
 Dims conv_out_shape(const Dims& in, const Dims& w, const ConvParams& p) {

@@ -22,8 +22,9 @@ ConvParams conv_backward_params(const ArgReader& a, size_t nd);
 
 // [input] batched: an unbatched (nd + 1)-D input gets a batch dim; anything but (nd + 2)-D then is an error.
 Tensor batched_conv_input(OpId op, const Tensor& input, size_t nd);
-// Weight rank, input/weight dtypes and channel counts of a forward convolution of batched [input].
-void check_conv(OpId op, const Tensor& input, const Tensor& weight, const ConvParams& p);
+// Weight rank, input/weight dtypes, channel counts and the bias (undefined, or one value per output channel) of a
+// forward convolution of batched [input].
+void check_conv(OpId op, const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p);
 // PyTorch's output shape of a convolution of [in] with weight [w] (both batched/full rank); too small is an error.
 Dims conv_out_shape(const Dims& in, const Dims& w, const ConvParams& p);
 // The backward ops' shapes: batched input [in], weight [w] and grad_output [g] of one rank (3 to 5) that fit.

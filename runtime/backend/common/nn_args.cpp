@@ -8,10 +8,13 @@
 
 namespace amps::rt::common {
 
-int64_t layer_norm_width(const Tensor& x, const Dims& shape) {
+int64_t layer_norm_width(const Tensor& x, const Dims& shape, const Tensor& weight, const Tensor& bias) {
   bool ok = int64_t(shape.size()) <= x.dim() && std::equal(shape.begin(), shape.end(), x.sizes().end() - int64_t(shape.size()));
   AMPS_CHECK(ok, "Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size[{}]",
              fmt::join(shape, ", "), fmt::join(shape, ", "), fmt::join(x.sizes(), ", "));
+  for (const auto& [p, name] : {std::pair{&weight, "weight"}, std::pair{&bias, "bias"}})
+    AMPS_CHECK(!p->defined() || p->sizes() == shape, "Expected {} to be of same shape as normalized_shape, but got {} "
+               "of shape [{}] and normalized_shape = [{}]", name, name, fmt::join(p->sizes(), ", "), fmt::join(shape, ", "));
   return numel_of(shape);
 }
 

@@ -10,8 +10,9 @@
 
 namespace amps::rt::common {
 
-// The number of elements layer_norm normalises together: [x] must end in [normalized_shape] (checked).
-int64_t layer_norm_width(const Tensor& x, const Dims& normalized_shape);
+// The number of elements layer_norm normalises together: [x] must end in [normalized_shape], and a given weight or
+// bias must have exactly that shape (checked).
+int64_t layer_norm_width(const Tensor& x, const Dims& normalized_shape, const Tensor& weight, const Tensor& bias);
 
 // dropout's factor for kept elements, 1/(1-p) (0 for p == 1); p must lie in [0, 1] (checked).
 double dropout_scale(double p);

@@ -71,7 +71,7 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
   Dims shape = a.ints(1);
   const double eps = a.f64(4);
-  const int64_t n = common::layer_norm_width(x, shape);
+  const int64_t n = common::layer_norm_width(x, shape, w, b);
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   if (out.numel() == 0) return one_tensor(out);
   if (dnnl_dtype_ok(x.dtype())) {

@@ -31,7 +31,7 @@ Tensor run_conv(OpId op, const Tensor& input, const Tensor& weight, const Tensor
   const size_t nd = p.stride.size();
   const bool unbatched = input.dim() == int64_t(nd) + 1;
   Tensor x = common::batched_conv_input(op, input, nd);
-  common::check_conv(op, x, weight, p);
+  common::check_conv(op, x, weight, bias, p);
   Tensor out = Tensor::empty(common::conv_out_shape(x.sizes(), weight.sizes(), p), x.dtype(), dev);
   if (out.numel() == 0) return unbatched ? native::squeeze(out, {0}) : out;
   Tensor xc = contiguous(x), wc = contiguous(weight);

@@ -16,23 +16,22 @@ namespace {
 
 DType acc_dtype(DType t) { return t == DType::float64 ? DType::float64 : DType::float32; }
 
-// [p] (weight or bias, may be undefined) as n contiguous elements of [acc] on the device.
-const void* affine_param(const Tensor& p, int64_t n, DType acc, Tensor& keep, const char* what) {
+// [p] (weight or bias, may be undefined; its shape checked by layer_norm_width) as contiguous [acc] on the device.
+const void* affine_param(const Tensor& p, DType acc, Tensor& keep) {
   if (!p.defined()) return nullptr;
-  AMPS_CHECK(p.numel() == n, "layer_norm: {} has {} elements, expected {} (normalized_shape)", what, p.numel(), n);
   keep = contiguous(cast(p, acc));
   return device_data(keep);
 }
 
 Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0);
-  const int64_t n = common::layer_norm_width(x, a.ints(1));
+  const int64_t n = common::layer_norm_width(x, a.ints(1), a.opt_tensor(2), a.opt_tensor(3));
   Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
   if (out.numel() == 0) return one_tensor(out);
   const DType acc = acc_dtype(x.dtype());
   Tensor xc = contiguous(x), wc, bc;
-  const void* w = affine_param(a.opt_tensor(2), n, acc, wc, "weight");
-  const void* b = affine_param(a.opt_tensor(3), n, acc, bc, "bias");
+  const void* w = affine_param(a.opt_tensor(2), acc, wc);
+  const void* b = affine_param(a.opt_tensor(3), acc, bc);
   check(launch_layer_norm(stream(kc.device), elem(x.dtype()), device_data(xc), w, b, device_data(out), x.numel() / n,
                           n, a.f64(4)), "layer_norm");
   return one_tensor(out);
