@@ -217,6 +217,8 @@ void install_tensor_builtins(Interp& in) {
   }
   in.def_native("tensor", b_tensor);
   in.def_native("manual_seed", b_manual_seed);
+  in.def_native("allclose", b_allclose);
+  in.def_native("equal", b_equal);
   install_dtypes_and_devices(in);
 }
 
@@ -233,5 +235,19 @@ Value op_method(Atom name) {
 }
 
 std::optional<rt::DType> script_dtype(const Value& v) { return dtype_value(v); }
+
+// allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=false): isclose everywhere, as a bool (one host read).
+Value b_allclose(Interp& in, CallArgs& a) {
+  Value close = call_op(in, rt::OpId::isclose, a);
+  return Value(rt::dispatch(rt::OpId::all, {to_tensor(close, a.span)})[0].item<bool>());
+}
+
+// equal(input, other): the same shape and equal elements, as a bool.
+Value b_equal(Interp& in, CallArgs& a) {
+  ArgReader r(a, "equal", {"input", "other"});
+  const rt::Tensor x = to_tensor(r.get(0), a.span), y = to_tensor(r.get(1), a.span);
+  if (x.sizes() != y.sizes()) return Value(false);
+  return Value(rt::dispatch(rt::OpId::all, {rt::dispatch(rt::OpId::eq, {x, y})[0]})[0].item<bool>());
+}
 
 }  // namespace amps::interp

@@ -69,6 +69,10 @@ Value from_ivalue(const rt::IValue& v);
 // Runs [op] from script arguments: binds them to the schema (positional, keyword, defaults),
 // dispatches, and wraps the results. Throws AmpsError on bad arguments or runtime errors.
 Value call_op(Interp& in, rt::OpId op, CallArgs& args);
+// allclose(input, other, rtol=, atol=, equal_nan=) and equal(input, other) as bools: the global functions and the
+// tensor methods (tensor_api.cpp).
+Value b_allclose(Interp& in, CallArgs& a);
+Value b_equal(Interp& in, CallArgs& a);
 
 // Registers tensors, dtypes, devices and every op of the table as globals and methods.
 void install_tensor_builtins(Interp& in);

@@ -157,7 +157,28 @@ Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
   return {reduce_loss(weighted(l, a.opt_tensor(2)), a.str(3))};
 }
 
+// isclose(input, other, rtol, atol, equal_nan): PyTorch's definition. Equal values (infinities included) are close;
+// NaNs only with equal_nan; otherwise |input - other| <= atol + rtol * |other| where that error is finite.
+Tensors k_isclose(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0), y = a.tensor(1);
+  const double rtol = a.f64(2), atol = a.f64(3);
+  AMPS_CHECK(x.dtype() == y.dtype(), "isclose(): expected both tensors to have same dtype, got {} and {}",
+             dtype_name(x.dtype()), dtype_name(y.dtype()));
+  AMPS_CHECK_VALUE(rtol >= 0, "rtol must be greater than or equal to zero, but got {}", rtol);
+  AMPS_CHECK_VALUE(atol >= 0, "atol must be greater than or equal to zero, but got {}", atol);
+  Tensor close = call(OpId::eq, {x, y});
+  if (!is_floating(x.dtype())) return {close};
+  if (a.boolean(4))
+    close = call(OpId::logical_or, {close, call(OpId::logical_and, {call(OpId::isnan, {x}), call(OpId::isnan, {y})})});
+  const Tensor err = call(OpId::abs, {call(OpId::sub, {x, y})});
+  const Tensor allowed = call(OpId::add, {call(OpId::abs, {call(OpId::mul, {y, num(rtol)})}), num(atol)});
+  const Tensor within = call(OpId::logical_and, {call(OpId::isfinite, {err}), call(OpId::le, {err, allowed})});
+  return {call(OpId::logical_or, {close, within})};
+}
+
 }  // namespace
+
+void register_portable_kernels(cpu::KernelTable& t) { t.add(OpId::isclose, k_isclose); }
 
 void register_composite_kernels(cpu::KernelTable& t) {
   t.add(OpId::slice_backward, k_slice_backward, cpu::kFloatDTypes);

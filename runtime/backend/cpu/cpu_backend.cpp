@@ -1,6 +1,8 @@
 // CpuBackend: builds the kernel table once and runs kernels; oneDNN errors are translated here, only.
 #include "runtime/backend/cpu/cpu_backend.hpp"
 
+#include "runtime/backend/common/composite_kernels.hpp"
+
 #include <malloc.h>
 
 #include "runtime/backend/cpu/dnnl_common.hpp"
@@ -48,6 +50,7 @@ class CpuBackend final : public Backend {
     register_grad_kernels(table_);
     register_gelu_kernels(table_);
     register_fused_optim_kernels(table_);
+    common::register_portable_kernels(table_);  // isclose: composed of the kernels above
   }
 
   std::string_view name() const override { return "cpu"; }

@@ -51,6 +51,7 @@ const KernelTable& kernel_table() {
     cuda::register_amp_kernels(t);
     cuda::register_fused_optim_kernels(t);
     common::register_composite_kernels(t);  // ops composed of the kernels above (no native kernel yet)
+    common::register_portable_kernels(t);   // isclose (composed on every backend)
     cuda::register_softmax_kernels(t);
     cuda::register_extreme_kernels(t);
     cuda::register_index_kernels(t);

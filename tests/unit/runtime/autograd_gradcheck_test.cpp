@@ -330,7 +330,7 @@ struct Exclusion {
 };
 const std::vector<Exclusion> kNotDifferentiable = {
     {{O::eq, O::ne, O::lt, O::le, O::gt, O::ge, O::logical_and, O::logical_or, O::logical_not, O::isfinite, O::isnan,
-      O::isinf, O::all, O::any},
+      O::isinf, O::all, O::any, O::isclose},
      "bool output"},
     {{O::argmax, O::argmin, O::one_hot}, "integer output"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},

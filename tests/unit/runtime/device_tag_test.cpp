@@ -56,7 +56,7 @@ void elementwise_family() {
   Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0), pos = Xv({1, 2, 3, 4, 5, 6}, {2, 3});
   for (OpId op : {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::remainder, OpId::floor_divide, OpId::maximum,
                   OpId::minimum, OpId::eq, OpId::ne, OpId::lt, OpId::le, OpId::gt, OpId::ge, OpId::logical_and,
-                  OpId::logical_or})
+                  OpId::logical_or, OpId::isclose})
     run(op, {a, b});
   run(OpId::pow, {pos, b});
   run(OpId::add, {a, 2.0});
