@@ -8,6 +8,7 @@
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::common {
 namespace {
@@ -157,6 +158,89 @@ Tensors k_bce_logits(const ArgReader& a, const KernelContext&) {
   return {reduce_loss(weighted(l, a.opt_tensor(2)), a.str(3))};
 }
 
+// prelu(input, weight): input where it is > 0, else input * weight (one slope, or one per channel along dim 1).
+Tensors k_prelu(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0), w = a.tensor(1);
+  const int64_t channels = x.dim() >= 2 ? x.size(1) : 1;
+  AMPS_CHECK(w.numel() == 1 || w.numel() == channels, "Mismatch of parameter numbers and input channel size. Found "
+             "parameter numbers = {} and channel size = {}.", w.numel(), channels);
+  Dims per_channel(size_t(std::max<int64_t>(x.dim() - 1, 0)), 1);
+  if (!per_channel.empty()) per_channel[0] = w.numel();
+  const Tensor slope = call(OpId::reshape, {w, w.numel() == 1 ? Dims{} : per_channel});
+  return {call(OpId::where, {call(OpId::gt, {x, num(0)}), x, call(OpId::mul, {x, slope})})};
+}
+
+// sqrt(sum(t * t, dim)), keeping dim.
+Tensor norm_along(const Tensor& t, int64_t dim) {
+  return call(OpId::sqrt, {call(OpId::sum, {call(OpId::mul, {t, t}), Dims{dim}, true})});
+}
+
+// cosine_similarity(x1, x2, dim, eps): x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, broadcast first.
+Tensors k_cosine_similarity(const ArgReader& a, const KernelContext&) {
+  const Tensor x1 = a.tensor(0), x2 = a.tensor(1);
+  const Dims shape = cpu::broadcast_pair(x1, x2, "cosine_similarity");
+  const int64_t dim = wrap_dim(a.i64(2), int64_t(shape.size()));
+  const DType out = promote(x1.dtype(), x2.dtype()), acc = compute_dtype(out);
+  const Tensor p = as_dtype(native::expand(x1, shape), acc), q = as_dtype(native::expand(x2, shape), acc);
+  const Tensor dot = call(OpId::sum, {call(OpId::mul, {p, q}), Dims{dim}, true});
+  const Tensor denom = call(OpId::mul, {call(OpId::clamp, {norm_along(p, dim), Scalar(a.f64(3))}),
+                                        call(OpId::clamp, {norm_along(q, dim), Scalar(a.f64(3))})});
+  return {as_dtype(call(OpId::squeeze, {call(OpId::div, {dot, denom}), Dims{dim}}), out)};
+}
+
+// cosine_embedding_loss(x1, x2, y, margin, reduction): 1 - cos where y > 0, else max(0, cos - margin), per row;
+// cos = x1 . x2 / sqrt((|x1|^2 + 1e-12)(|x2|^2 + 1e-12)) (PyTorch's EPSILON).
+Tensors k_cosine_embedding_loss(const ArgReader& a, const KernelContext&) {
+  const Tensor x1 = a.tensor(0), x2 = a.tensor(1), y = a.tensor(2);
+  AMPS_CHECK(x1.sizes() == x2.sizes() && x1.dim() >= 1 && x1.dim() <= 2, "cosine_embedding_loss: expected input1 "
+             "and input2 of equal 1-D or 2-D shape, got {} and {}", format_shape(x1.sizes()), format_shape(x2.sizes()));
+  const int64_t rows = x1.dim() == 1 ? 1 : x1.size(0), d = x1.dim() - 1;
+  AMPS_CHECK(y.numel() == rows, "cosine_embedding_loss: target must have {} elements, got {}", rows, y.numel());
+  const Tensor p = as_dtype(x1, compute_dtype(x1.dtype())), q = as_dtype(x2, compute_dtype(x1.dtype()));
+  auto sum_d = [&](const Tensor& t) { return call(OpId::sum, {t, Dims{d}}); };
+  const Tensor aa = call(OpId::add, {sum_d(call(OpId::mul, {p, p})), num(1e-12)});
+  const Tensor bb = call(OpId::add, {sum_d(call(OpId::mul, {q, q})), num(1e-12)});
+  const Tensor cos = call(OpId::div, {sum_d(call(OpId::mul, {p, q})), call(OpId::sqrt, {call(OpId::mul, {aa, bb})})});
+  const Tensor pos = call(OpId::sub, {num(1), cos});
+  const Tensor neg = call(OpId::clamp, {call(OpId::sub, {cos, num(a.f64(3))}), Scalar(0.0)});
+  const Tensor target = call(OpId::reshape, {y, cos.sizes()});
+  const Tensor l = call(OpId::where, {call(OpId::gt, {target, num(0)}), pos, neg});
+  return {as_dtype(reduce_loss(l, a.str(4)), x1.dtype())};
+}
+
+// group_norm(input, num_groups, weight, bias, eps): each group of channels of each sample normalised by its mean
+// and biased variance, then the per-channel affine.
+Tensors k_group_norm(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
+  const int64_t G = a.i64(1);
+  AMPS_CHECK(x.dim() >= 2, "group_norm: expected at least 2D input, got {}D", x.dim());
+  const int64_t N = x.size(0), C = x.size(1);
+  AMPS_CHECK(G > 0 && C % G == 0, "Expected number of channels in input to be divisible by num_groups, but got "
+             "input of shape {} and num_groups={}", format_shape(x.sizes()), G);
+  for (const auto& [p, name] : {std::pair{&w, "weight"}, std::pair{&b, "bias"}})
+    AMPS_CHECK(!p->defined() || p->numel() == C, "group_norm: {} should contain {} elements not {}", name, C,
+               p->numel());
+  const Tensor g = call(OpId::reshape, {as_dtype(x, compute_dtype(x.dtype())), Dims{N, G, -1}});
+  const Tensor mean = call(OpId::mean, {g, Dims{2}, true});
+  const Tensor var = call(OpId::var, {g, Dims{2}, Scalar(int64_t(0)), true});
+  const Tensor inv = call(OpId::rsqrt, {call(OpId::add, {var, num(a.f64(4))})});
+  Tensor y = call(OpId::reshape, {call(OpId::mul, {call(OpId::sub, {g, mean}), inv}), x.sizes()});
+  Dims per_channel(size_t(x.dim() - 1), 1);
+  per_channel[0] = C;
+  if (w.defined()) y = call(OpId::mul, {y, call(OpId::reshape, {w, per_channel})});
+  if (b.defined()) y = call(OpId::add, {y, call(OpId::reshape, {b, per_channel})});
+  return {as_dtype(y, x.dtype())};
+}
+
+// trace(input): the sum of a matrix's main diagonal (a strided view of it), int64 for integer inputs.
+Tensors k_trace(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0);
+  AMPS_CHECK(x.dim() == 2, "trace: expected a matrix, but got tensor with dim {}", x.dim());
+  const Tensor diag = native::as_strided(x, {std::min(x.size(0), x.size(1))}, {x.stride(0) + x.stride(1)},
+                                         x.storage_offset());
+  return {call(OpId::sum, {diag})};
+}
+
 // isclose(input, other, rtol, atol, equal_nan): PyTorch's definition. Equal values (infinities included) are close;
 // NaNs only with equal_nan; otherwise |input - other| <= atol + rtol * |other| where that error is finite.
 Tensors k_isclose(const ArgReader& a, const KernelContext&) {
@@ -192,6 +276,11 @@ void register_composite_kernels(cpu::KernelTable& t) {
   t.add(OpId::smooth_l1_loss, k_smooth_l1_loss, cpu::kFloatDTypes);
   t.add(OpId::binary_cross_entropy, k_bce, cpu::kFloatDTypes);
   t.add(OpId::binary_cross_entropy_with_logits, k_bce_logits, cpu::kFloatDTypes);
+  t.add(OpId::prelu, k_prelu, cpu::kFloatDTypes);
+  t.add(OpId::cosine_similarity, k_cosine_similarity, cpu::kFloatDTypes);
+  t.add(OpId::cosine_embedding_loss, k_cosine_embedding_loss, cpu::kFloatDTypes);
+  t.add(OpId::group_norm, k_group_norm, cpu::kFloatDTypes);
+  t.add(OpId::trace, k_trace);
 }
 
 }  // namespace amps::rt::common

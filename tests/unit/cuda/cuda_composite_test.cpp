@@ -56,6 +56,19 @@ TEST_F(Cuda, SliceAndSelectBackwardMatchTheCpu) {
   }
 }
 
+TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor x = input({2, 3, 10}, dt), y = input({2, 3, 10}, dt, 1.3);
+    EXPECT_TRUE(same_on_cuda(OpId::prelu, {x, input({3}, dt, 0.7)}));
+    EXPECT_TRUE(same_on_cuda(OpId::cosine_similarity, {x, y}, 3));
+    EXPECT_TRUE(same_on_cuda(OpId::cosine_embedding_loss, {input({4, 3}, dt), input({4, 3}, dt, 2), make({1, -1, 1, -1}, {4}),
+                                                           0.1, std::string("mean")}, 12));
+    EXPECT_TRUE(same_on_cuda(OpId::group_norm, {input({2, 6, 2, 4}, dt), int64_t(3), input({6}, dt, 3), input({6}, dt, 4)}, 16));
+    EXPECT_TRUE(same_on_cuda(OpId::trace, {input({3, 4}, dt)}, 3));
+    EXPECT_TRUE(same_on_cuda(OpId::isclose, {x, y, 0.0, 0.5}));
+  }
+}
+
 TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {
   for (OpId op : {OpId::rand_like, OpId::randn_like}) {
     current_context().generator().manual_seed(7);

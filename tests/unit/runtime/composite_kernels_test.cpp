@@ -141,5 +141,47 @@ TEST(CompositeKernels, BinaryCrossEntropyWithWeightsAndClampedLogs) {
                            "RuntimeError", "Using a target size ((2,)) that is different to the input size ((1,))"));
 }
 
+TEST(CompositeKernels, PreluCosinesGroupNormTrace) {
+  for (DType dt : kFloats) {
+    SCOPED_TRACE(dtype_name(dt));
+    const Tensor x = make(wavy(60, 0.3), {2, 3, 10}, dt);
+    EXPECT_TRUE(agree(OpId::prelu, {x, make({0.25}, {1}, dt)}));
+    EXPECT_TRUE(agree(OpId::prelu, {x, make({0.1, -0.2, 0.3}, {3}, dt)}));
+    EXPECT_TRUE(agree(OpId::prelu, {make({-1, 2, -3}, {3}, dt), make({0.5}, {1}, dt)}));
+    const Tensor y = make(wavy(60, 1.3), {2, 3, 10}, dt);
+    EXPECT_TRUE(agree(OpId::cosine_similarity, {x, y}));
+    EXPECT_TRUE(agree(OpId::cosine_similarity, {x, make(wavy(10, 2.0), {10}, dt), int64_t(-1), 1e-6}));
+    EXPECT_TRUE(agree(OpId::cosine_similarity, {make({0, 0, 0}, {1, 3}, dt), make({1, 2, 3}, {1, 3}, dt)}));  // eps
+    const Tensor a2 = make(wavy(12, 0.5), {4, 3}, dt), b2 = make(wavy(12, 2.5), {4, 3}, dt);
+    for (const char* red : {"mean", "sum", "none"})
+      EXPECT_TRUE(agree(OpId::cosine_embedding_loss, {a2, b2, make({1, -1, 1, -1}, {4}), 0.1, std::string(red)}));
+    EXPECT_TRUE(agree(OpId::cosine_embedding_loss, {make(wavy(3), {3}, dt), make(wavy(3, 1), {3}, dt), make({-1}, {1})}));
+    const Tensor w = make({1.5, -0.5, 2, 1, 0.5, 3}, {6}, dt), b = make({0.1, 0.2, 0.3, -0.1, -0.2, -0.3}, {6}, dt);
+    const Tensor img = make(wavy(96, 0.7), {2, 6, 2, 4}, dt);
+    EXPECT_TRUE(agree(OpId::group_norm, {img, int64_t(3), w, b}));
+    EXPECT_TRUE(agree(OpId::group_norm, {img, int64_t(2)}));
+    EXPECT_TRUE(agree(OpId::group_norm, {make(wavy(12), {2, 6}, dt), int64_t(6), w, b, 1e-3}));
+    EXPECT_TRUE(agree(OpId::trace, {make(wavy(12), {3, 4}, dt)}));
+    EXPECT_TRUE(agree(OpId::trace, {make(wavy(12), {4, 3}, dt).t()}));
+  }
+  EXPECT_TRUE(agree(OpId::trace, {make({1, 2, 3, 4}, {2, 2}, DType::int64)}));
+  EXPECT_TRUE(throws_error([] { composite(OpId::prelu, {make(wavy(6), {2, 3}), make({1, 2}, {2})}); }, "RuntimeError",
+                           "Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 and "
+                           "channel size = 3."));
+  EXPECT_TRUE(throws_error([] { composite(OpId::group_norm, {make(wavy(12), {2, 6}), int64_t(4)}); }, "RuntimeError",
+                           "Expected number of channels in input to be divisible by num_groups"));
+  EXPECT_TRUE(throws_error([] { composite(OpId::trace, {make(wavy(3), {3})}); }, "RuntimeError",
+                           "trace: expected a matrix, but got tensor with dim 1"));
+}
+
+TEST(CompositeKernels, IsCloseFollowsPyTorch) {
+  const double inf = kInf;
+  const Tensor a = make({1.0, inf, kNan, 2.0, -inf, 1e10}, {6}), b = make({1.0 + 1e-7, inf, kNan, 2.1, inf, 1.00001e10}, {6});
+  EXPECT_TRUE(test::all_close(native(OpId::isclose, {a, b}), {1, 1, 0, 0, 0, 0}, 0, 0));
+  EXPECT_TRUE(test::all_close(native(OpId::isclose, {a, b, 1e-5, 1e-8, true}), {1, 1, 1, 0, 0, 0}, 0, 0));
+  EXPECT_TRUE(test::all_close(native(OpId::isclose, {a, b, 0.0, 0.2, true}), {1, 1, 1, 1, 0, 0}, 0, 0));
+  EXPECT_TRUE(throws_error([&] { native(OpId::isclose, {a, b, -1.0}); }, "ValueError", "rtol must be greater than or equal to zero"));
+}
+
 }  // namespace
 }  // namespace amps::rt
