@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/dispatch.hpp"
@@ -241,6 +242,31 @@ Tensors k_trace(const ArgReader& a, const KernelContext&) {
   return {call(OpId::sum, {diag})};
 }
 
+// index_copy(input, dim, index, source): where index points, source's slices; elsewhere input. Written with index_add
+// (no index value is read on the host): a slice is replaced where the count of copies into it is nonzero, so an index
+// out of range is skipped and a repeated index sums its sources (PyTorch leaves which one wins unspecified).
+Tensor index_copied(const ArgReader& a) {
+  const Tensor& x = a.tensor(0);
+  const Tensor index = a.tensor(2), source = a.tensor(3);
+  const int64_t dim = check_index_copy(x, a.i64(1), index, source);
+  const DType acc = compute_dtype(x.dtype());
+  auto zeros_like_x = [&] {
+    Tensor z = Tensor::empty(x.sizes(), acc, x.device());
+    call(OpId::fill_, {z, Scalar(0.0)});
+    return z;
+  };
+  Tensor ones = Tensor::empty(source.sizes(), acc, x.device());
+  call(OpId::fill_, {ones, Scalar(1.0)});
+  const Tensor hit = call(OpId::gt, {call(OpId::index_add, {zeros_like_x(), dim, index, ones}), num(0)});
+  const Tensor sums = call(OpId::index_add, {zeros_like_x(), dim, index, as_dtype(source, acc)});
+  return call(OpId::where, {hit, as_dtype(sums, x.dtype()), x});
+}
+Tensors k_index_copy(const ArgReader& a, const KernelContext&) { return {index_copied(a)}; }
+Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
+  const Tensor out = index_copied(a);
+  return {call(OpId::copy_, {a.tensor(0), out})};
+}
+
 // isclose(input, other, rtol, atol, equal_nan): PyTorch's definition. Equal values (infinities included) are close;
 // NaNs only with equal_nan; otherwise |input - other| <= atol + rtol * |other| where that error is finite.
 Tensors k_isclose(const ArgReader& a, const KernelContext&) {
@@ -281,6 +307,8 @@ void register_composite_kernels(cpu::KernelTable& t) {
   t.add(OpId::cosine_embedding_loss, k_cosine_embedding_loss, cpu::kFloatDTypes);
   t.add(OpId::group_norm, k_group_norm, cpu::kFloatDTypes);
   t.add(OpId::trace, k_trace);
+  t.add(OpId::index_copy, k_index_copy, cpu::kFloatDTypes);
+  t.add(OpId::index_copy_, k_index_copy_, cpu::kFloatDTypes);
 }
 
 }  // namespace amps::rt::common

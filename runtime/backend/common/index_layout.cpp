@@ -74,6 +74,19 @@ int64_t check_gather(const Tensor& x, int64_t dim_arg, const Tensor& index) {
   return dim;
 }
 
+int64_t check_index_copy(const Tensor& target, int64_t dim_arg, const Tensor& index, const Tensor& source) {
+  AMPS_CHECK(index.dtype() == DType::int64 || index.dtype() == DType::int32, "index_copy(): Expected dtype int32/int64 "
+             "for index but got: {}", dtype_name(index.dtype()));
+  AMPS_CHECK(index.dim() <= 1, "index_copy_(): Index should have dimension 1 or 0 (got {})", index.dim());
+  const int64_t dim = wrap_dim(dim_arg, std::max<int64_t>(target.dim(), 1));
+  bool same_slices = source.dim() == target.dim() && (target.dim() == 0 || source.size(dim) == index.numel());
+  for (int64_t d = 0; same_slices && d < target.dim(); ++d) same_slices = d == dim || source.size(d) == target.size(d);
+  AMPS_CHECK(same_slices, "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+             "shape: {} at dimension {} and source slice shape: {} at dimension 0.", format_shape(target.sizes()), dim,
+             format_shape(source.sizes()));
+  return dim;
+}
+
 int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src) {
   const int64_t dim = check_index_tensor("scatter_add", input, dim_arg, index);
   AMPS_CHECK(src.dim() == input.dim(), "Index tensor must have the same number of dimensions as src tensor");

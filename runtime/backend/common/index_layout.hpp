@@ -37,6 +37,9 @@ IndexAddLayout index_add_layout(const Tensor& input, int64_t dim_arg, const Tens
 // gather(x, dim, index): an int32/int64 index with x's number of dims and no larger than x in any dim but [dim]
 // (PyTorch's check; the values are the backend's). Returns the wrapped dim.
 int64_t check_gather(const Tensor& x, int64_t dim_arg, const Tensor& index);
+// index_copy(target, dim, index, source): an int32/int64 index of at most one dim, and a source whose slices have
+// the target's shape with the index's length along [dim]. Returns the wrapped dim.
+int64_t check_index_copy(const Tensor& target, int64_t dim_arg, const Tensor& index, const Tensor& source);
 // scatter_add(input, dim, index, src): the same index rules against input, and index no larger than src in any dim.
 int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src);
 

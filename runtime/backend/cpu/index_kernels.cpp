@@ -62,13 +62,8 @@ Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
 
 // Writes source slices into [target] at index positions along dim.
 void index_copy_into(const Tensor& target, int64_t dim_arg, const Tensor& index, const Tensor& source) {
-  const int64_t dim = wrap_dim(dim_arg, target.dim());
+  const int64_t dim = common::check_index_copy(target, dim_arg, index, source);
   std::vector<int64_t> idx = checked_indices(index, target.size(dim), "index_copy");
-  bool same_slices = source.dim() == target.dim() && source.size(dim) == int64_t(idx.size());
-  for (int64_t d = 0; same_slices && d < target.dim(); ++d) same_slices = d == dim || source.size(d) == target.size(d);
-  AMPS_CHECK(same_slices, "index_copy_(): Source/"
-             "destination tensor must have same slice shapes. Destination slice shape: {} at dimension {} and source "
-             "slice shape: {} at dimension 0.", format_shape(target.sizes()), dim, format_shape(source.sizes()));
   for (size_t k = 0; k < idx.size(); ++k)
     copy_into(native::select(target, dim, idx[k]), native::select(source, dim, int64_t(k)));
 }

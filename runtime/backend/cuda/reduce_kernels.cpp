@@ -1,10 +1,12 @@
 // CUDA kernels for sum and mean: the input is permuted so the reduced dims are innermost, made row-major
-// when it is not already (one device copy), and summed row by row (reduce.cu).
+// when it is not already (one device copy), and summed row by row (reduce.cu); prod and cumsum the same way,
+// one thread per row (scan.cu).
 #include <limits>
 
 #include "runtime/backend/common/reduce_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
+#include "runtime/shape.hpp"
 #include "runtime/views.hpp"
 
 namespace amps::rt::cuda {
@@ -39,10 +41,37 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
   return cast(out, out_dt);
 }
 
+// prod(input, dim=None, keepdim=False, dtype=None): in the CPU's result dtype (int64 for integers and bool).
+Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
+  const Tensor& x = a.tensor(0);
+  const std::optional<int64_t> d = a.opt_i64(1);
+  const DType out_dt = common::sum_dtype(x, a.opt_dtype(3));
+  Rows r = make_rows(cast(x, out_dt), d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  Tensor out = Tensor::empty(r.out_shape, out_dt, kc.device);
+  check(launch_row_prod(stream(kc.device), elem(out_dt), device_data(r.block), device_data(out), r.outer, r.inner),
+        "prod");
+  return one_tensor(out);
+}
+
+// cumsum(input, dim, dtype=None): running sums along dim (moved innermost, then back), as the CPU kernel.
+Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
+  const Tensor& x = a.tensor(0);
+  const DType out_dt = common::sum_dtype(x, a.opt_dtype(2));
+  const int64_t d = wrap_dim(a.i64(1), x.dim());
+  Tensor rows = contiguous(cast(x.dim() == 0 ? x : native::transpose(x, d, -1), out_dt));
+  Tensor out = Tensor::empty(rows.sizes(), out_dt, kc.device);
+  const int64_t n = x.dim() == 0 ? 1 : rows.size(-1);
+  check(launch_row_cumsum(stream(kc.device), elem(out_dt), device_data(rows), device_data(out), n ? rows.numel() / n : 0,
+                          n), "cumsum");
+  return one_tensor(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)));
+}
+
 }  // namespace
 
 void register_reduce_kernels(KernelTable& t) {
   common::register_sum_kernels<sum_like>(t);
+  t.add(OpId::prod, k_prod);
+  t.add(OpId::cumsum, k_cumsum);
 }
 
 }  // namespace amps::rt::cuda

@@ -56,7 +56,7 @@ TEST_F(Cuda, SliceAndSelectBackwardMatchTheCpu) {
   }
 }
 
-TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseMatchTheCpu) {
+TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
   for (DType dt : kFloats) {
     const Tensor x = input({2, 3, 10}, dt), y = input({2, 3, 10}, dt, 1.3);
     EXPECT_TRUE(same_on_cuda(OpId::prelu, {x, input({3}, dt, 0.7)}));
@@ -66,7 +66,20 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::group_norm, {input({2, 6, 2, 4}, dt), int64_t(3), input({6}, dt, 3), input({6}, dt, 4)}, 16));
     EXPECT_TRUE(same_on_cuda(OpId::trace, {input({3, 4}, dt)}, 3));
     EXPECT_TRUE(same_on_cuda(OpId::isclose, {x, y, 0.0, 0.5}));
+    EXPECT_TRUE(same_on_cuda(OpId::index_copy, {input({4, 6}, dt), int64_t(0), make({3, 0}, {2}, DType::int64),
+                                                input({2, 6}, dt, 1)}));
+    EXPECT_TRUE(same_on_cuda(OpId::prod, {input({4, 6}, dt, 0, 1, 0.5), int64_t(1)}, 6));
+    EXPECT_TRUE(same_on_cuda(OpId::cumsum, {input({4, 6}, dt), int64_t(0)}, 4));
   }
+}
+
+TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
+  const Tensor i = make({1, 2, 3, 4, 5, 6}, {2, 3}, DType::int64);
+  EXPECT_TRUE(same_on_cuda(OpId::prod, {i}));
+  EXPECT_TRUE(same_on_cuda(OpId::prod, {i, int64_t(0), true}));
+  EXPECT_TRUE(same_on_cuda(OpId::cumsum, {i, int64_t(-1)}));
+  EXPECT_TRUE(same_on_cuda(OpId::cumsum, {make({1, 0, 1}, {3}, DType::bool_), int64_t(0)}));
+  EXPECT_TRUE(same_on_cuda(OpId::cumsum, {input({3, 4}, DType::float16), int64_t(1), DType::float32}, 4));
 }
 
 TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {

@@ -174,6 +174,22 @@ TEST(CompositeKernels, PreluCosinesGroupNormTrace) {
                            "trace: expected a matrix, but got tensor with dim 1"));
 }
 
+TEST(CompositeKernels, IndexCopyWritesTheSourceSlices) {
+  for (DType dt : kFloats) {
+    SCOPED_TRACE(dtype_name(dt));
+    const Tensor x = make(wavy(24), {4, 6}, dt);
+    EXPECT_TRUE(agree(OpId::index_copy, {x, int64_t(0), make({3, 0}, {2}, DType::int64), make(wavy(12, 1), {2, 6}, dt)}));
+    EXPECT_TRUE(agree(OpId::index_copy, {x, int64_t(-1), make({5, 1, 2}, {3}, DType::int32), make(wavy(12, 2), {4, 3}, dt)}));
+    Tensor y = x.clone();
+    composite(OpId::index_copy_, {y, int64_t(1), make({4}, {1}, DType::int64), make(wavy(4, 3), {4, 1}, dt)});
+    EXPECT_TRUE(test::all_close(y, native(OpId::index_copy, {x, int64_t(1), make({4}, {1}, DType::int64),
+                                                             make(wavy(4, 3), {4, 1}, dt)}), 0, 0));
+  }
+  EXPECT_TRUE(throws_error([] { composite(OpId::index_copy, {make(wavy(6), {2, 3}), int64_t(0), make({0}, {1}, DType::int64),
+                                                             make({1, 2}, {1, 2})}); },
+                           "RuntimeError", "index_copy_(): Source/destination tensor must have same slice shapes"));
+}
+
 TEST(CompositeKernels, IsCloseFollowsPyTorch) {
   const double inf = kInf;
   const Tensor a = make({1.0, inf, kNan, 2.0, -inf, 1e10}, {6}), b = make({1.0 + 1e-7, inf, kNan, 2.1, inf, 1.00001e10}, {6});
