@@ -5,21 +5,10 @@
 namespace amps::rt::cuda {
 namespace {
 
-// The tensor owning grid block [b]: the last k with first_block[k] <= b (binary search over the list).
-__device__ __forceinline__ int owner(const TensorList& l, int64_t b) {
-  int lo = 0, hi = l.count - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (l.first_block[mid] <= b) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 // As the CPU kernel: v * inv in compute_t<T> (double for float64), rounded once; inv == 1 keeps v.
 template <typename T> __global__ void unscale_kernel(TensorList l, float* found_inf, const float* inv_scale) {
   using C = compute_t<T>;
-  const int k = owner(l, blockIdx.x);
+  const int k = block_owner(l, blockIdx.x);
   const int64_t lo = (int64_t(blockIdx.x) - l.first_block[k]) * kUnscaleChunk;
   const int64_t hi = min(l.numel[k], lo + kUnscaleChunk);
   T* p = static_cast<T*>(l.data[k]);

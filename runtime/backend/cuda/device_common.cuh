@@ -69,6 +69,18 @@ template <typename T> __device__ __forceinline__ T load(const Operand& o, int64_
   return o.data ? static_cast<const T*>(o.data)[off] : *reinterpret_cast<const T*>(o.inline_value);
 }
 
+// The tensor of a multi-tensor list [l] (TensorList, FusedList) owning grid block [b]: the last k with
+// l.first_block[k] <= b (a binary search over the list).
+template <typename List> __device__ __forceinline__ int block_owner(const List& l, int64_t b) {
+  int lo = 0, hi = l.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (l.first_block[mid] <= b) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 inline constexpr int kThreads = 256;
 // A grid-stride launch size for [n] elements.
 inline unsigned grid_for(int64_t n) {

@@ -10,17 +10,6 @@ namespace {
 
 using fused::Decay;
 
-// The parameter owning grid block [b]: the last k with first_block[k] <= b.
-__device__ __forceinline__ int owner(const FusedList& l, int64_t b) {
-  int lo = 0, hi = l.count - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (l.first_block[mid] <= b) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 // Calls f(std::bool_constant<b>{}) so a flag that is uniform over the launch becomes a template argument.
 template <typename F> __device__ __forceinline__ void with_flag(bool b, F&& f) {
   if (b) f(std::true_type{});
@@ -33,7 +22,7 @@ struct Chunk {
   int64_t lo, hi;
 };
 __device__ __forceinline__ Chunk chunk_of(const FusedList& l) {
-  const int k = owner(l, blockIdx.x);
+  const int k = block_owner(l, blockIdx.x);
   const int64_t lo = (int64_t(blockIdx.x) - l.first_block[k]) * kUnscaleChunk;
   return {k, lo, min(l.numel[k], lo + kUnscaleChunk)};
 }

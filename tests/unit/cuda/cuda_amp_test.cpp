@@ -134,10 +134,26 @@ struct SyncFreeSgd : amp::ScalerOptimizer {
   std::vector<Tensor> params_;
 };
 
-TEST_F(Cuda, ScaledSyncFreeStepMakesNoHostRead) {
+// A fused sync-free SGD (the _fused_sgd_ op reading found_inf on the device), as optim.SGD(fused=true) runs it.
+struct FusedSgd : amp::ScalerOptimizer {
+  explicit FusedSgd(Tensor p) : params_{std::move(p)} {}
+  const void* identity() const override { return this; }
+  std::vector<Tensor> params() override { return params_; }
+  bool supports_sync_free() const override { return true; }
+  void step(const Tensor& found_inf, const Tensor&) override {
+    dispatch(OpId::_fused_sgd_, {IValue(params_), IValue(std::vector<Tensor>{params_[0].grad()}),
+                                 IValue(std::vector<Tensor>{}), IValue(0.0), IValue(0.0), IValue(0.5), IValue(0.0),
+                                 IValue(false), IValue(false), IValue(false), IValue(), IValue(found_inf)});
+  }
+  std::vector<Tensor> params_;
+};
+
+// Two scaled steps of [Opt] on cuda (a finite gradient, then an inf one) through the GradScaler: neither reads a
+// device value on the host, the inf step changes nothing, and the scale grows then backs off.
+template <typename Opt> void expect_scaled_steps_without_host_reads() {
   amp::GradScaler scaler({.init_scale = 1024.0, .growth_interval = 1});
   Tensor w = make({1, 2, 3}, {3}, DType::float32).to(kCuda);
-  SyncFreeSgd opt(w);
+  Opt opt(w);
   Context& ctx = current_context();
   for (double g0 : {2.0, kInf}) {
     Tensor loss = scaler.scale(make({1}, {}, DType::float32).to(kCuda));
@@ -151,6 +167,9 @@ TEST_F(Cuda, ScaledSyncFreeStepMakesNoHostRead) {
   EXPECT_TRUE(test::all_close(w.to(Device::cpu()), {0, 0, 0}, 0, 0));  // the inf step changed nothing
   EXPECT_EQ(scaler.get_scale(), 1024.0);                               // grew to 2048, backed off to 1024
 }
+
+TEST_F(Cuda, ScaledSyncFreeStepMakesNoHostRead) { expect_scaled_steps_without_host_reads<SyncFreeSgd>(); }
+TEST_F(Cuda, ScaledFusedStepMakesNoHostRead) { expect_scaled_steps_without_host_reads<FusedSgd>(); }
 
 }  // namespace
 }  // namespace amps::rt

@@ -1,9 +1,8 @@
 // The fused optimizer steps on cuda against the CPU backend (which fused_optim_test.cpp checks against
 // torch.optim's formulas): every float dtype, several configurations, more parameters than one launch takes,
-// strided parameters, grad_scale, found_inf, and a scaled step that reads nothing on the host.
+// strided parameters, grad_scale and found_inf (a scaled fused step without host reads: cuda_amp_test.cpp).
 #include <gtest/gtest.h>
 
-#include "amp/grad_scaler.hpp"
 #include "cuda_test_util.hpp"
 #include "runtime/backend/common/fused_optim_math.hpp"
 #include "runtime/context.hpp"
@@ -117,38 +116,6 @@ TEST_F(Cuda, FusedStepsUnscaleAndSkipOnTheDevice) {
   dispatch(OpId::_fused_sgd_, sgd_args(gpu, {0, 0.9, 0.1, 0, false, false, false, true}, {}, f32(1, kCuda)));
   EXPECT_EQ(cuda_host_reads(), reads);
   EXPECT_TRUE(lists_match(before, gpu, DType::float64));  // found_inf: not one element changed
-}
-
-// A GradScaler step of a fused (sync-free) optimizer: scale -> unscale -> _fused_sgd_ -> update, no host read.
-struct FusedSgd : amp::ScalerOptimizer {
-  explicit FusedSgd(Tensor p) : params_{std::move(p)} {}
-  const void* identity() const override { return this; }
-  std::vector<Tensor> params() override { return params_; }
-  bool supports_sync_free() const override { return true; }
-  void step(const Tensor& found_inf, const Tensor&) override {
-    dispatch(OpId::_fused_sgd_, {IValue(params_), IValue(std::vector<Tensor>{params_[0].grad()}),
-                                 IValue(std::vector<Tensor>{}), IValue(0.0), IValue(0.0), IValue(0.5), IValue(0.0),
-                                 IValue(false), IValue(false), IValue(false), IValue(), IValue(found_inf)});
-  }
-  std::vector<Tensor> params_;
-};
-
-TEST_F(Cuda, ScaledFusedStepMakesNoHostRead) {
-  amp::GradScaler scaler({.init_scale = 1024.0, .growth_interval = 1});
-  Tensor w = make({1, 2, 3}, {3}, DType::float32).to(kCuda);
-  FusedSgd opt(w);
-  Context& ctx = current_context();
-  for (double g0 : {2.0, std::numeric_limits<double>::infinity()}) {
-    Tensor loss = scaler.scale(make({1}, {}, DType::float32).to(kCuda));
-    w.set_grad(mul(make({g0, 4, 6}, {3}, DType::float32).to(kCuda), loss));
-    const uint64_t syncs = ctx.host_syncs(), reads = cuda_host_reads();
-    EXPECT_TRUE(scaler.step(opt));
-    scaler.update();
-    EXPECT_EQ(ctx.host_syncs(), syncs);
-    EXPECT_EQ(cuda_host_reads(), reads);
-  }
-  EXPECT_TRUE(test::all_close(w.to(Device::cpu()), {0, 0, 0}, 0, 0));  // the inf step changed nothing
-  EXPECT_EQ(scaler.get_scale(), 1024.0);
 }
 
 }  // namespace
