@@ -267,6 +267,18 @@ Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
   return {call(OpId::copy_, {a.tensor(0), out})};
 }
 
+// cdist(x1 [*, P, M], x2 [*, R, M], p): the p-norm of every row difference, [*, P, R], batch dims broadcast; in
+// float (double for float64) through a [*, P, R, M] difference tensor, as the CPU's linalg dtype.
+Tensors k_cdist(const ArgReader& a, const KernelContext&) {
+  const Tensor x1 = a.tensor(0), x2 = a.tensor(1);
+  const double p = a.f64(2);
+  check_cdist(x1, x2, p);
+  const DType out = promote(x1.dtype(), x2.dtype()), acc = out == DType::float64 ? out : DType::float32;
+  const Tensor diff = call(OpId::sub, {call(OpId::unsqueeze, {as_dtype(x1, acc), int64_t(-2)}),
+                                       call(OpId::unsqueeze, {as_dtype(x2, acc), int64_t(-3)})});
+  return {as_dtype(call(OpId::norm, {diff, Scalar(p), Dims{-1}}), out)};
+}
+
 // isclose(input, other, rtol, atol, equal_nan): PyTorch's definition. Equal values (infinities included) are close;
 // NaNs only with equal_nan; otherwise |input - other| <= atol + rtol * |other| where that error is finite.
 Tensors k_isclose(const ArgReader& a, const KernelContext&) {
@@ -309,6 +321,7 @@ void register_composite_kernels(cpu::KernelTable& t) {
   t.add(OpId::trace, k_trace);
   t.add(OpId::index_copy, k_index_copy, cpu::kFloatDTypes);
   t.add(OpId::index_copy_, k_index_copy_, cpu::kFloatDTypes);
+  t.add(OpId::cdist, k_cdist, cpu::kFloatDTypes);
 }
 
 }  // namespace amps::rt::common

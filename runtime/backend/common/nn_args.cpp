@@ -37,4 +37,14 @@ Reduction parse_reduction(const std::string& r) {
   return Reduction::none;
 }
 
+void check_cdist(const Tensor& x1, const Tensor& x2, double p) {
+  AMPS_CHECK(x1.dim() >= 2, "cdist only supports at least 2D tensors, X1 got: {}D", x1.dim());
+  AMPS_CHECK(x2.dim() >= 2, "cdist only supports at least 2D tensors, X2 got: {}D", x2.dim());
+  AMPS_CHECK(is_floating(x1.dtype()), "cdist only supports floating-point dtypes, X1 got: {}", dtype_name(x1.dtype()));
+  AMPS_CHECK(is_floating(x2.dtype()), "cdist only supports floating-point dtypes, X2 got: {}", dtype_name(x2.dtype()));
+  AMPS_CHECK(x1.size(-1) == x2.size(-1), "X1 and X2 must have the same number of columns. X1: {} X2: {}", x1.size(-1),
+             x2.size(-1));
+  AMPS_CHECK(p >= 0, "cdist only supports non-negative p values");
+}
+
 }  // namespace amps::rt::common

@@ -24,4 +24,7 @@ enum class Reduction { none, mean, sum };
 // A loss's reduction= string; anything else is ValueError "<r> is not a valid value for reduction".
 Reduction parse_reduction(const std::string& r);
 
+// cdist(x1, x2, p): both at least 2-D and floating, the same number of columns, p >= 0 (PyTorch's messages).
+void check_cdist(const Tensor& x1, const Tensor& x2, double p);
+
 }  // namespace amps::rt::common

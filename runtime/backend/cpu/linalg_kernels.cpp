@@ -2,6 +2,7 @@
 // dims. float64 computes in double, the other float dtypes in float32 (results rounded back to theirs).
 #include <cmath>
 
+#include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/linalg_algos.hpp"
 #include "runtime/backend/cpu/loops.hpp"
@@ -170,21 +171,11 @@ template <typename T> double p_distance(const T* x, const T* y, int64_t n, doubl
   return std::pow(acc, 1.0 / p);
 }
 
-void check_cdist(const Tensor& x1, const Tensor& x2, double p) {
-  AMPS_CHECK(x1.dim() >= 2, "cdist only supports at least 2D tensors, X1 got: {}D", x1.dim());
-  AMPS_CHECK(x2.dim() >= 2, "cdist only supports at least 2D tensors, X2 got: {}D", x2.dim());
-  AMPS_CHECK(is_floating(x1.dtype()), "cdist only supports floating-point dtypes, X1 got: {}", dtype_name(x1.dtype()));
-  AMPS_CHECK(is_floating(x2.dtype()), "cdist only supports floating-point dtypes, X2 got: {}", dtype_name(x2.dtype()));
-  AMPS_CHECK(x1.size(-1) == x2.size(-1), "X1 and X2 must have the same number of columns. X1: {} X2: {}", x1.size(-1),
-             x2.size(-1));
-  AMPS_CHECK(p >= 0, "cdist only supports non-negative p values");
-}
-
 // x1 [*, P, M] and x2 [*, R, M] with broadcast batch dims -> [*, P, R].
 Tensors k_cdist(const ArgReader& a, const KernelContext& kc) {
   Tensor x1 = a.tensor(0), x2 = a.tensor(1);
   const double p = a.f64(2);
-  check_cdist(x1, x2, p);
+  common::check_cdist(x1, x2, p);
   const int64_t P = x1.size(-2), R = x2.size(-2), M = x1.size(-1);
   Dims batch = broadcast_shapes(Dims(x1.sizes().begin(), x1.sizes().end() - 2),
                                 Dims(x2.sizes().begin(), x2.sizes().end() - 2), "cdist");

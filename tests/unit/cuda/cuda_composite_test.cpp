@@ -70,6 +70,7 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
                                                 input({2, 6}, dt, 1)}));
     EXPECT_TRUE(same_on_cuda(OpId::prod, {input({4, 6}, dt, 0, 1, 0.5), int64_t(1)}, 6));
     EXPECT_TRUE(same_on_cuda(OpId::cumsum, {input({4, 6}, dt), int64_t(0)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::cdist, {input({2, 5, 3}, dt), input({4, 3}, dt, 1), 2.0}, 3));
   }
 }
 

@@ -190,6 +190,17 @@ TEST(CompositeKernels, IndexCopyWritesTheSourceSlices) {
                            "RuntimeError", "index_copy_(): Source/destination tensor must have same slice shapes"));
 }
 
+TEST(CompositeKernels, CdistOfEveryOrderAndBatch) {
+  for (DType dt : kFloats)
+    for (double p : {2.0, 1.0, 0.0, 3.0, kInf}) {
+      SCOPED_TRACE(::testing::Message() << dtype_name(dt) << " p=" << p);
+      EXPECT_TRUE(agree(OpId::cdist, {make(wavy(15), {5, 3}, dt), make(wavy(12, 1), {4, 3}, dt), p}));
+      EXPECT_TRUE(agree(OpId::cdist, {make(wavy(30), {2, 5, 3}, dt), make(wavy(12, 1), {4, 3}, dt), p}));
+    }
+  EXPECT_TRUE(throws_error([] { composite(OpId::cdist, {make(wavy(6), {2, 3}), make(wavy(4), {2, 2})}); },
+                           "RuntimeError", "X1 and X2 must have the same number of columns. X1: 3 X2: 2"));
+}
+
 TEST(CompositeKernels, IsCloseFollowsPyTorch) {
   const double inf = kInf;
   const Tensor a = make({1.0, inf, kNan, 2.0, -inf, 1e10}, {6}), b = make({1.0 + 1e-7, inf, kNan, 2.1, inf, 1.00001e10}, {6});
