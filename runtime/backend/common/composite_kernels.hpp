@@ -1,6 +1,7 @@
 // Kernels composed of other ops of the same backend, for backends without a native kernel of their own (CUDA):
-// slice_backward, select_backward, norm, logsumexp, all, any and the pointwise losses (mse, l1, smooth_l1,
-// binary_cross_entropy and its logits form). Each runs its steps through dispatch_backend (below the autograd
+// slice/select_backward, norm, logsumexp, all, any, the pointwise losses (mse, l1, smooth_l1, binary_cross_entropy
+// and its logits form), prelu, cosine_similarity, cosine_embedding_loss, group_norm, trace, index_copy(_), cdist;
+// and isclose, composed on every backend. Each runs its steps through dispatch_backend (below the autograd
 // and autocast layers), with the CPU kernel's checks, messages and result dtypes; the arithmetic is done in the
 // input's dtype (float for half types) as PyTorch's CUDA kernels do, where the CPU kernels use double. No step
 // reads a device value on the host.
