@@ -111,6 +111,10 @@ bool GradScaler::step(ScalerOptimizer& opt, bool has_closure) {
   if (has_closure) AMPS_FAIL("Closure use is not currently supported if GradScaler is enabled.");
   check_initialized("step");
   if (state_of(opt).stage == OptState::stepped) AMPS_FAIL("step() has already been called since the last update().");
+  if (opt.supports_amp_scaling()) {
+    step_with_amp_scaling(opt, state_of(opt));
+    return true;
+  }
   if (state_of(opt).stage == OptState::ready) unscale_(opt);
   PerOptimizer& st = state_of(opt);
   if (st.found_inf_per_device.empty()) assertion("No inf checks were recorded for this optimizer.");
@@ -124,6 +128,22 @@ bool GradScaler::step(ScalerOptimizer& opt, bool has_closure) {
   }
   st.stage = OptState::stepped;
   return stepped;
+}
+
+// PyTorch's _check_inf_per_device (unscale with inv_scale 1: the kernels then only read, float16 allowed)
+// unless an explicit unscale_ already ran; the optimizer divides by the scale it is given.
+void GradScaler::step_with_amp_scaling(ScalerOptimizer& opt, PerOptimizer& st) {
+  Tensor grad_scale;
+  if (st.stage == OptState::ready) {
+    rt::GradModeGuard no_grad(false);
+    st.found_inf_per_device = unscale_grads(opt, rt::full({}, 1.0, DType::float32, scale_.device()), true);
+    grad_scale = scale_;
+  }
+  if (st.found_inf_per_device.empty()) assertion("No inf checks were recorded for this optimizer.");
+  std::vector<Tensor> flags;
+  for (auto& [device, flag] : st.found_inf_per_device) flags.push_back(flag);
+  opt.step(sum_on(flags, scale_.device()), grad_scale);
+  st.stage = OptState::stepped;
 }
 
 // The one host read of the ordinary path: found_inf per device (.item() counts the sync).

@@ -19,6 +19,11 @@ namespace amps::amp {
 //    scale's device (> 0: inf/NaN gradients, keep parameters and state unchanged) and scale the 0-dim
 //    loss scale the gradients have ALREADY been divided by (information only; do not divide again).
 //    This is torch_xla's syncfree contract (the scaler unscales, the optimizer gets found_inf).
+//  - supports_amp_scaling(): PyTorch's contract for fused optimizers (_step_supports_amp_scaling); it wins
+//    over supports_sync_free(). The scaler only checks the gradients for inf/NaN (one read, no write) and
+//    calls step(found_inf, grad_scale): the optimizer divides each gradient by grad_scale itself (writing it
+//    back unscaled) and skips on device when found_inf > 0. grad_scale is undefined when an explicit
+//    unscale_() already divided the gradients. Saves the unscale pass over every gradient.
 //  - otherwise step(undefined, undefined) is called only when no gradient was inf/NaN.
 class ScalerOptimizer {
  public:
@@ -26,6 +31,7 @@ class ScalerOptimizer {
   virtual const void* identity() const = 0;
   virtual std::vector<rt::Tensor> params() = 0;
   virtual bool supports_sync_free() const { return false; }
+  virtual bool supports_amp_scaling() const { return false; }
   virtual void step(const rt::Tensor& found_inf, const rt::Tensor& scale) = 0;
 };
 
@@ -66,7 +72,8 @@ class GradScaler {
   rt::Tensor scale(const rt::Tensor& outputs);
   // Divides [opt]'s gradients by the scale in place and records per-device found_inf; READY -> UNSCALED.
   void unscale_(ScalerOptimizer& opt);
-  // Unscales if needed, then steps unless found_inf (sync-free optimizers always step, on device);
+  // Unscales if needed, then steps unless found_inf (sync-free optimizers always step, on device;
+  // amp-scaling ones are only checked, and unscale inside their step);
   // -> STEPPED. Returns whether opt.step() was called. [has_closure]: a closure= keyword was passed.
   bool step(ScalerOptimizer& opt, bool has_closure = false);
   // Growth/backoff from every optimizer's found_inf (_amp_update_scale_), or sets the scale to
@@ -105,6 +112,7 @@ class GradScaler {
   std::vector<std::pair<rt::Device, rt::Tensor>> unscale_grads(ScalerOptimizer& opt, const rt::Tensor& inv_scale,
                                                               bool allow_fp16);
   bool step_with_host_check(ScalerOptimizer& opt, const PerOptimizer& st);
+  void step_with_amp_scaling(ScalerOptimizer& opt, PerOptimizer& st);
   rt::Tensor combined_found_inf() const;
 
   GradScalerOptions opts_;

@@ -134,7 +134,9 @@ struct ScriptOptimizer : amp::ScalerOptimizer {
   ScriptOptimizer(Interp& in, Value opt, CallArgs extra) : in(in), opt(std::move(opt)), extra(std::move(extra)) {}
   const void* identity() const override { return opt.is_obj() ? static_cast<const void*>(opt.obj()) : nullptr; }
   std::vector<rt::Tensor> params() override;
-  bool supports_sync_free() const override { return in.truthy(in.find_attr(opt, intern("supports_sync_free"))); }
+  bool supports_sync_free() const override { return flag("supports_sync_free"); }
+  bool supports_amp_scaling() const override { return flag("supports_amp_scaling"); }
+  bool flag(const char* name) const { return in.truthy(in.find_attr(opt, intern(name))); }
   void step(const rt::Tensor& found_inf, const rt::Tensor& scale) override;
   bool has_closure() const {
     return std::any_of(extra.kw.begin(), extra.kw.end(), [](const auto& kv) { return *kv.first == "closure"; });
@@ -168,7 +170,10 @@ std::vector<rt::Tensor> ScriptOptimizer::params() {
 void ScriptOptimizer::step(const rt::Tensor& found_inf, const rt::Tensor& scale) {
   Value method = in.get_attr(opt, intern("step"), extra.span);
   CallArgs call = extra;
-  if (found_inf.defined()) {
+  if (found_inf.defined() && supports_amp_scaling()) {
+    call.kw.emplace_back(intern("found_inf"), wrap(found_inf));
+    call.kw.emplace_back(intern("grad_scale"), scale.defined() ? wrap(scale) : Value());
+  } else if (found_inf.defined()) {
     call.kw.emplace_back(intern("found_inf"), wrap(found_inf));
     call.kw.emplace_back(intern("scale"), wrap(scale));
   }

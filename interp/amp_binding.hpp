@@ -28,7 +28,12 @@ namespace amps::interp {
 //    `step(*args, found_inf=TENSOR, scale=TENSOR, **kwargs)`: they are always called, with the gradients
 //    already unscaled, found_inf a 0-dim float32 tensor (> 0: skip on device) and scale the loss scale the
 //    gradients were divided by (informational), so the scaler never reads found_inf on the host
-//    (stdlib optim.syncfree.SGD/Adam/AdamW implement this).
+//    (torch_xla's syncfree contract);
+//  - amp-scaling optimizers declare `supports_amp_scaling = true` (PyTorch's _step_supports_amp_scaling;
+//    it wins over supports_sync_free) and accept `step(*args, found_inf=TENSOR, grad_scale=TENSOR|none,
+//    **kwargs)`: the scaler only checks the gradients, the optimizer divides them by grad_scale itself
+//    (none: an explicit unscale_ already did) and skips on device where found_inf > 0 (stdlib
+//    optim.SGD/Adam/AdamW with fused=true, and optim.syncfree.*).
 void install_amp_builtins(Interp& in);
 
 }  // namespace amps::interp

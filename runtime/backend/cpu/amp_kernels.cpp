@@ -15,12 +15,13 @@ void check_flag(const Tensor& t, const char* name, Device device) {
 }
 
 // Unscales one row-major grad in place; sets *found to 1 on any non-finite element (never resets it).
+// inv == 1 (the GradScaler's check for amp-scaling optimizers) only reads.
 template <typename T> void unscale_contiguous(const Tensor& g, float inv, float* found) {
   T* p = g.data<T>();
   for (int64_t i = 0; i < g.numel(); ++i) {
     auto v = static_cast<compute_t<T>>(p[i]);
     if (!std::isfinite(v)) *found = 1.0f;
-    p[i] = T(inv == 1.0f ? v : v * inv);
+    if (inv != 1.0f) p[i] = T(v * inv);
   }
 }
 

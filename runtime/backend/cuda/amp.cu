@@ -5,7 +5,8 @@
 namespace amps::rt::cuda {
 namespace {
 
-// As the CPU kernel: v * inv in compute_t<T> (double for float64), rounded once; inv == 1 keeps v.
+// As the CPU kernel: v * inv in compute_t<T> (double for float64), rounded once; inv == 1 only
+// reads (the GradScaler's check for amp-scaling optimizers).
 template <typename T> __global__ void unscale_kernel(TensorList l, float* found_inf, const float* inv_scale) {
   using C = compute_t<T>;
   const int k = block_owner(l, blockIdx.x);
@@ -17,7 +18,7 @@ template <typename T> __global__ void unscale_kernel(TensorList l, float* found_
   for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
     const C v = widen(p[i]);
     bad |= !isfinite(v);
-    p[i] = convert<T>(inv == 1.0f ? v : C(v * inv));
+    if (inv != 1.0f) p[i] = convert<T>(C(v * inv));
   }
   if (bad) *found_inf = 1.0f;  // every writer stores the same value
 }

@@ -134,16 +134,18 @@ struct SyncFreeSgd : amp::ScalerOptimizer {
   std::vector<Tensor> params_;
 };
 
-// A fused sync-free SGD (the _fused_sgd_ op reading found_inf on the device), as optim.SGD(fused=true) runs it.
+// A fused SGD (the _fused_sgd_ op dividing by grad_scale and reading found_inf on the device), as
+// optim.SGD(fused=true) runs it under the amp-scaling contract (the scaler only checks the gradients).
 struct FusedSgd : amp::ScalerOptimizer {
   explicit FusedSgd(Tensor p) : params_{std::move(p)} {}
   const void* identity() const override { return this; }
   std::vector<Tensor> params() override { return params_; }
-  bool supports_sync_free() const override { return true; }
-  void step(const Tensor& found_inf, const Tensor&) override {
+  bool supports_amp_scaling() const override { return true; }
+  void step(const Tensor& found_inf, const Tensor& grad_scale) override {
+    IValue scale = grad_scale.defined() ? IValue(grad_scale) : IValue();
     dispatch(OpId::_fused_sgd_, {IValue(params_), IValue(std::vector<Tensor>{params_[0].grad()}),
                                  IValue(std::vector<Tensor>{}), IValue(0.0), IValue(0.0), IValue(0.5), IValue(0.0),
-                                 IValue(false), IValue(false), IValue(false), IValue(), IValue(found_inf)});
+                                 IValue(false), IValue(false), IValue(false), scale, IValue(found_inf)});
   }
   std::vector<Tensor> params_;
 };
