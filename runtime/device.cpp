@@ -39,11 +39,14 @@ Device device_from_string(std::string_view s) {
 bool cuda_available() { return backend_for(DeviceType::cuda) != nullptr; }
 
 void check_device_available(Device d) {
-  if (d.is_host()) return;
-  AMPS_CHECK(cuda_available(),
-             "CUDA is not available: this amps build has no CUDA backend or no GPU is present "
-             "(cannot create or move a tensor to {}); use device 'cpu' or check cuda.available()",
-             device_str(d));
+  if (d.is_host() || cuda_available()) return;
+#ifdef AMPS_HAVE_CUDA
+  const std::string why = cuda_unavailable_reason().empty() ? "no GPU is present" : cuda_unavailable_reason();
+#else
+  const std::string why = "this amps build has no CUDA backend (configure with AMPS_CUDA=ON where nvcc is installed)";
+#endif
+  AMPS_FAIL("CUDA is not available: {} (cannot create or move a tensor to {}); use device 'cpu' or check "
+            "cuda.available()", why, device_str(d));
 }
 
 }  // namespace amps::rt

@@ -71,6 +71,15 @@ void bump_versions(const IValue& v) {
     for (const Tensor& t : v.tensors()) t.bump_version();
 }
 
+// The *_like ops read only their input's sizes: a device= argument picks the backend outright.
+bool is_like_op(OpId op) {
+  switch (op) {
+    case OpId::zeros_like: case OpId::ones_like: case OpId::full_like: case OpId::empty_like:
+    case OpId::rand_like: case OpId::randn_like: return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 #ifdef AMPS_HAVE_CUDA
@@ -89,6 +98,13 @@ Backend* backend_for(DeviceType type) {
 }
 
 void register_cuda_backend(Backend* backend) { g_cuda_backend.store(backend, std::memory_order_release); }
+
+namespace {
+std::string g_cuda_unavailable_reason;  // written once by the probe (under backend_for's call_once), then read
+}
+
+void set_cuda_unavailable_reason(std::string reason) { g_cuda_unavailable_reason = std::move(reason); }
+std::string cuda_unavailable_reason() { return g_cuda_unavailable_reason; }
 
 void complete_args(OpId op, Args& args) {
   const Schema& s = op_parsed_schema(op);
@@ -116,11 +132,12 @@ Device resolve_device(OpId op, const Args& args) {
     if (v.kind() == IValue::Kind::tensor_list)
       for (const Tensor& t : v.tensors()) merge_device(t, chosen, cpu_scalar);
   }
-  bool moves = op == OpId::to || op_has(op, opflag::factory) || !chosen;
+  const bool like = is_like_op(op);
+  bool moves = op == OpId::to || like || op_has(op, opflag::factory) || !chosen;
   int d = moves ? op_parsed_schema(op).find_arg("device") : -1;
   if (d >= 0 && args[size_t(d)].kind() == IValue::Kind::device) {
     Device target = args[size_t(d)].device();
-    if (!chosen || target.type == DeviceType::cuda) return target;  // cuda backend serves both directions
+    if (!chosen || like || target.type == DeviceType::cuda) return target;  // cuda backend serves both directions
   }
   return chosen.value_or(current_context().default_device());
 }

@@ -1,6 +1,8 @@
 // Backend: the narrow interface every device backend implements, and the per-device-type lookup.
 #pragma once
 
+#include <string>
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -40,6 +42,10 @@ class Backend {
 Backend* backend_for(DeviceType type);
 // Called once at startup by a CUDA backend that found a usable GPU.
 void register_cuda_backend(Backend* backend);
+// Why a CUDA build registered no backend ("no GPU is present", a driver too old for the runtime), set by the
+// backend's probe; check_device_available puts it in its message. Empty before the probe or without CUDA.
+void set_cuda_unavailable_reason(std::string reason);
+std::string cuda_unavailable_reason();
 // The CPU backend (the reference every other backend is tested against).
 Backend& cpu_backend();
 

@@ -22,7 +22,14 @@ Tensor i64(const Tensor& t) {
   return contiguous(cast(t, DType::int64));
 }
 
-// out = input; out[..., index[i], ...] += source[..., i, ...] along dim.
+// [i] in [-size, size) counted from the end when negative, as the forward ops (index_select, gather, embedding,
+// indexing) count it, so their backward accepts the same indices; IndexError otherwise.
+int64_t wrapped_index(int64_t i, int64_t size) {
+  AMPS_CHECK_INDEX(i >= -size && i < size, "index {} is out of bounds for dimension with size {}", i, size);
+  return i < 0 ? i + size : i;
+}
+
+// out = input; out[..., index[i], ...] += source[..., i, ...] along dim (negative indices count from the end).
 Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   const Tensor& input = a.tensor(0);
   const common::IndexAddLayout l = common::index_add_layout(input, a.i64(1), a.tensor(2), a.tensor(3));
@@ -32,15 +39,15 @@ Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   const int64_t outer = l.l.outer, inner = l.l.inner, n = l.n, size = l.l.size;
   double* o = res.data<double>();
   const double* v = src.data<double>();
-  const int64_t* ix = idx.data<int64_t>();
-  for (int64_t i = 0; i < n; ++i) AMPS_CHECK_INDEX(ix[i] >= 0 && ix[i] < size, "index {} is out of bounds", ix[i]);
+  std::vector<int64_t> ix = std::vector<int64_t>(size_t(n));  // the index tensor itself (maybe the caller's) is left as it is
+  for (int64_t i = 0; i < n; ++i) ix[size_t(i)] = wrapped_index(idx.data<int64_t>()[i], size);
   for (int64_t p = 0; p < outer; ++p)
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[i]) * inner + j] += v[(p * n + i) * inner + j];
+      for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[size_t(i)]) * inner + j] += v[(p * n + i) * inner + j];
   return one_tensor(cast(res, input.dtype()));
 }
 
-// out = input; out[i with i_dim = index[i]] += src[i] for every position i of index.
+// out = input; out[i with i_dim = index[i]] += src[i] for every position i of index (negative: from the end).
 Tensors k_scatter_add(const ArgReader& a, const KernelContext&) {
   const Tensor& input = a.tensor(0);
   Tensor res = Tensor::empty(input.sizes(), DType::float64, input.device());
@@ -53,14 +60,15 @@ Tensors k_scatter_add(const ArgReader& a, const KernelContext&) {
   double* o = res.data<double>();
   const int64_t* ix = idx.data<int64_t>();
   const double* v = sv.data<double>();
+  const int64_t size = res.dim() == 0 ? 1 : res.size(d);
   for (int64_t f = 0; f < idx.numel(); ++f) {
+    const int64_t at = wrapped_index(ix[f], size);
     int64_t rem = f, off = 0;
     for (int64_t k = int64_t(is.size()) - 1; k >= 0; --k) {
       int64_t c = rem % is[size_t(k)];
       rem /= is[size_t(k)];
-      off += (k == d ? ix[f] : c) * os[size_t(k)];
+      off += (k == d ? at : c) * os[size_t(k)];
     }
-    AMPS_CHECK_INDEX(ix[f] >= 0 && (res.dim() == 0 || ix[f] < res.size(d)), "index {} is out of bounds", ix[f]);
     o[off] += v[f];
   }
   return one_tensor(cast(res, input.dtype()));

@@ -11,9 +11,9 @@ namespace {
 // *_like results go to the device this backend runs on.
 Device like_device(const ArgReader&, size_t, const KernelContext& kc) { return kc.device; }
 
-// Runs the CPU backend's kernel for this op on the host, then uploads each result (requires_grad kept).
-Tensors k_from_host(const ArgReader& a, const KernelContext& kc) {
-  Tensors host = cpu_backend().run(a.op(), a.args(), KernelContext{kc.ctx, Device::cpu()});
+// Runs the CPU backend's kernel for this op on [args] on the host, then uploads each result (requires_grad kept).
+Tensors from_host(OpId op, Args& args, const KernelContext& kc) {
+  Tensors host = cpu_backend().run(op, args, KernelContext{kc.ctx, Device::cpu()});
   Tensors out;
   for (const Tensor& h : host) {
     Tensor d = Tensor::empty(h.sizes(), h.dtype(), kc.device);
@@ -24,11 +24,14 @@ Tensors k_from_host(const ArgReader& a, const KernelContext& kc) {
   return out;
 }
 
+Tensors k_from_host(const ArgReader& a, const KernelContext& kc) { return from_host(a.op(), a.args(), kc); }
+
 // In-place random fills (normal_, uniform_, bernoulli_): drawn into a host tensor shaped like the input.
 Tensors k_fill_from_host(const ArgReader& a, const KernelContext& kc) {
   Tensor self = a.tensor(0);
-  a.args()[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
-  Tensors host = cpu_backend().run(a.op(), a.args(), KernelContext{kc.ctx, Device::cpu()});
+  Args host_args = a.args();  // the caller's args stay as they are (the autograd layer reads them afterwards)
+  host_args[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
+  Tensors host = cpu_backend().run(a.op(), host_args, KernelContext{kc.ctx, Device::cpu()});
   transfer(self, host[0]);
   return one_tensor(self);
 }
@@ -36,9 +39,10 @@ Tensors k_fill_from_host(const ArgReader& a, const KernelContext& kc) {
 // rand_like / randn_like: drawn on the host into a CPU tensor shaped like the input, then uploaded.
 Tensors k_like_from_host(const ArgReader& a, const KernelContext& kc) {
   const Tensor self = a.tensor(0);
-  a.args()[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
-  a.args()[2] = IValue(Device::cpu());
-  return k_from_host(a, kc);
+  Args host_args = a.args();
+  host_args[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
+  host_args[2] = IValue(Device::cpu());
+  return from_host(a.op(), host_args, kc);
 }
 
 }  // namespace

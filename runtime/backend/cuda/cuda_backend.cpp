@@ -2,12 +2,18 @@
 // allocator and one stream per device. CUDA errors become amps RuntimeErrors here and in check().
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/backend/common/composite_kernels.hpp"
+#include "runtime/backend/common/host_fallback_kernels.hpp"
 
+#include <dlfcn.h>
+
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "runtime/backend/cuda/allocator.hpp"
 #include "runtime/error.hpp"
+#include "runtime/schema.hpp"
 
 namespace amps::rt::cuda {
 
@@ -52,6 +58,7 @@ const KernelTable& kernel_table() {
     cuda::register_fused_optim_kernels(t);
     common::register_composite_kernels(t);  // ops composed of the kernels above (no native kernel yet)
     common::register_portable_kernels(t);   // isclose (composed on every backend)
+    common::register_host_fallback_kernels(t);  // cholesky, inverse, qr, svd: the CPU kernels on host copies
     cuda::register_softmax_kernels(t);
     cuda::register_extreme_kernels(t);
     cuda::register_index_kernels(t);
@@ -66,6 +73,53 @@ const KernelTable& kernel_table() {
 }
 
 namespace {
+
+// A host tensor (0-dim: dispatch.cpp merge_device's CPU-scalar rule, as PyTorch) among a cuda op's arguments
+// that the kernel would read as device memory. The elementwise kernels pass wrapped Python numbers inline, so
+// those stay on the host.
+bool needs_upload(const Tensor& t) { return t.defined() && t.device().is_host() && !t.impl()->is_wrapped_number; }
+
+Tensor uploaded(const Tensor& t, Device dev) {
+  Tensor d = Tensor::empty(t.sizes(), t.dtype(), dev);
+  transfer(d, t);  // an asynchronous host-to-device copy on the device's stream: no sync
+  return d;
+}
+
+bool any_host(const IValue& v) {
+  if (v.is_tensor()) return v.tensor().defined() && v.tensor().device().is_host();
+  if (v.kind() != IValue::Kind::tensor_list) return false;
+  return std::any_of(v.tensors().begin(), v.tensors().end(), [](const Tensor& t) { return t.device().is_host(); });
+}
+
+// Where [args] hold such host tensors, a copy of them with each moved to [dev] (the caller's args stay as they
+// are: the autograd layer reads them after the kernel); nullopt when there is none. Moves and copies handle host
+// tensors themselves. A host tensor the op writes (a `Tensor(a!)` or out= argument) is refused, as PyTorch
+// refuses it: the write would land in the uploaded copy.
+std::optional<Args> with_host_scalars_uploaded(OpId op, const Args& args, Device dev) {
+  if (op == OpId::to || op == OpId::copy_) return std::nullopt;
+  const Schema& schema = op_parsed_schema(op);
+  std::optional<Args> moved;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool written = i < schema.args.size() && (schema.args[i].mutated || int(i) == schema.out_index);
+    if (written && any_host(args[i]))
+      AMPS_FAIL("Expected all tensors to be on the same device, but found at least two devices, {} and cpu! ({} "
+                "writes its argument '{}', a cpu tensor; move it with .to(\"{}\") first)", device_str(dev),
+                op_name(op), schema.args[i].name, device_str(dev));
+    const bool single = args[i].is_tensor() && needs_upload(args[i].tensor());
+    const bool in_list = args[i].kind() == IValue::Kind::tensor_list &&
+                         std::any_of(args[i].tensors().begin(), args[i].tensors().end(), needs_upload);
+    if (!single && !in_list) continue;
+    if (!moved) moved = args;
+    if (single) {
+      (*moved)[i] = IValue(uploaded(args[i].tensor(), dev));
+      continue;
+    }
+    std::vector<Tensor> ts;
+    for (const Tensor& t : args[i].tensors()) ts.push_back(needs_upload(t) ? uploaded(t, dev) : t);
+    (*moved)[i] = IValue(std::move(ts));
+  }
+  return moved;
+}
 
 class CudaBackend final : public Backend {
  public:
@@ -82,6 +136,7 @@ class CudaBackend final : public Backend {
                     op_name(op), device_str(kc.device));
     check_ordinal(kc.device);
     DeviceGuard g(kc.device);
+    if (std::optional<Args> moved = with_host_scalars_uploaded(op, args, kc.device)) return fn(ArgReader(op, *moved), kc);
     return fn(ArgReader(op, args), kc);
   }
 
@@ -122,6 +177,24 @@ class CudaBackend final : public Backend {
   std::unique_ptr<std::once_flag[]> stream_once_;
 };
 
+// Why cudaGetDeviceCount found no usable GPU, in words that name the fix. The CUDA runtime reports a missing
+// driver as an insufficient one, so the driver library is looked for first.
+std::string unavailable_reason(cudaError_t e) {
+  if (e == cudaSuccess || e == cudaErrorNoDevice) return "no GPU is present";
+  if (e == cudaErrorInsufficientDriver) {
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!driver) return "no NVIDIA driver is installed (libcuda.so.1 was not found)";
+    dlclose(driver);
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    return fmt::format("the NVIDIA driver supports CUDA {}.{} but amps was built with the CUDA {}.{} runtime; update "
+                       "the driver or build amps with an older CUDA toolkit", drv / 1000, drv % 1000 / 10, rt / 1000,
+                       rt % 1000 / 10);
+  }
+  return fmt::format("the CUDA runtime could not list the GPUs: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
 CudaBackend* g_backend = nullptr;  // created once, never destroyed (tensors may die after CUDA's teardown)
 
 }  // namespace
@@ -132,8 +205,10 @@ cudaStream_t stream(Device d) { return g_backend->stream_for(d.index); }
 // CPU-only build.
 void init_backend() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count <= 0) {
     cudaGetLastError();
+    set_cuda_unavailable_reason(unavailable_reason(e));
     return;
   }
   g_backend = new CudaBackend(count);

@@ -28,7 +28,8 @@ template <typename A> __global__ void index_add_kernel(A* acc, const int64_t* in
                                                        int64_t size, int64_t inner, int64_t numel) {
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < numel; e += int64_t(gridDim.x) * blockDim.x) {
     const int64_t j = e % inner, k = (e / inner) % n, o = e / (inner * n);
-    const int64_t i = index[k];
+    int64_t i = index[k];
+    if (i < 0) i += size;  // from the end, as index_select counts it (its backward passes the same index)
     if (i >= 0 && i < size) atomicAdd(acc + (o * size + i) * inner + j, src[e]);
   }
 }
@@ -57,7 +58,8 @@ template <typename T> __global__ void gather_kernel(Shape shape, int dim, const 
 template <typename A> __global__ void scatter_add_kernel(Shape shape, int dim, A* acc, DimStrides st, int64_t size,
                                                          const int64_t* index, const A* src) {
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < shape.numel; e += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t i = index[e];
+    int64_t i = index[e];
+    if (i < 0) i += size;  // from the end, as gather counts it
     if (i >= 0 && i < size) atomicAdd(acc + offset_with(shape, st, dim, e, i), src[e]);
   }
 }

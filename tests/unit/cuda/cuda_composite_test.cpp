@@ -94,5 +94,24 @@ TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {
   }
 }
 
+// cholesky, inverse, qr and svd run the CPU kernels on host copies (common/host_fallback_kernels.cpp): the
+// results come back to cuda equal to the CPU's, each call counts one host sync, and the CPU's errors pass through.
+TEST_F(Cuda, LinalgRunsOnTheHostAndReturnsToTheDevice) {
+  for (DType dt : {DType::float32, DType::float64}) {
+    Tensor x = input({2, 4, 4}, dt, 0.3);
+    Tensor spd = add(matmul(x, x.transpose(-2, -1)), mul(eye(4, std::nullopt, dt), wrap_number(Scalar(4.0))));
+    EXPECT_TRUE(same_on_cuda(OpId::cholesky, {spd, false}));
+    EXPECT_TRUE(same_on_cuda(OpId::inverse, {spd}));
+    EXPECT_TRUE(same_on_cuda(OpId::qr, {input({3, 5, 3}, dt, 0.1), true}));
+    EXPECT_TRUE(same_on_cuda(OpId::svd, {input({5, 3}, dt, 0.7), true, true}));
+  }
+  Context& ctx = current_context();
+  const uint64_t syncs = ctx.host_syncs();
+  dispatch(OpId::inverse, {make({4, 7, 2, 6}, {2, 2}).to(kCuda)});
+  EXPECT_EQ(ctx.host_syncs(), syncs + 1);
+  EXPECT_TRUE(test::throws_error([] { dispatch(OpId::cholesky, {make({1, 2, 2, 1}, {2, 2}).to(kCuda)}); },
+                                 "RuntimeError", "linalg.cholesky: The factorization could not be completed"));
+}
+
 }  // namespace
 }  // namespace amps::rt

@@ -98,5 +98,16 @@ TEST(CudaCoverage, EveryOpOfTheExamplesAndBenchmarksHasACudaKernel) {
 #endif
 }
 
+// Every op of the table has a CUDA kernel (composed, or run on the host where none is native): a new op without one
+// fails this test.
+TEST(CudaCoverage, EveryOpHasACudaKernel) {
+#ifndef AMPS_HAVE_CUDA
+  GTEST_SKIP() << "built without the CUDA backend";
+#else
+  for (int i = 0; i < op_count; ++i)
+    EXPECT_TRUE(cuda::kernel_table().get(OpId(i)) != nullptr) << op_name(OpId(i)) << " has no CUDA kernel";
+#endif
+}
+
 }  // namespace
 }  // namespace amps::rt

@@ -120,6 +120,20 @@ TEST_F(Cuda, FactoriesAndFills) {
   EXPECT_TRUE(test::all_close(randn({5}, DType::float32, kCuda), r_cpu, 0, 0));  // same numbers for a seed
 }
 
+// *_like(x, device=D) makes its result on D whichever device x is on (the input gives only the sizes).
+TEST_F(Cuda, LikeOpsFollowTheirDeviceArgument) {
+  const Tensor host = input({2, 3}, DType::float32), dev = host.to(kCuda);
+  for (OpId op : {OpId::zeros_like, OpId::ones_like, OpId::empty_like, OpId::rand_like, OpId::randn_like}) {
+    SCOPED_TRACE(op_name(op));
+    EXPECT_EQ(dispatch(op, {dev, IValue(), Device::cpu()})[0].device(), Device::cpu());
+    EXPECT_EQ(dispatch(op, {host, IValue(), kCuda})[0].device(), kCuda);
+  }
+  const Tensor full_dev = dispatch(OpId::full_like, {host, Scalar(3.0), IValue(), kCuda})[0];
+  EXPECT_EQ(full_dev.device(), kCuda);
+  EXPECT_TRUE(test::all_close(full_dev, std::vector<double>(6, 3.0), 0, 0));
+  EXPECT_TRUE(test::all_close(dispatch(OpId::ones_like, {dev, IValue(), Device::cpu()})[0], std::vector<double>(6, 1.0), 0, 0));
+}
+
 TEST_F(Cuda, MovesBetweenDevicesAndViews) {
   Tensor x = input({4, 6}, DType::float32);
   Tensor d = x.to(kCuda);
@@ -148,10 +162,25 @@ TEST_F(Cuda, AllocatorCountsLiveTensors) {
   b->synchronize(kCuda);
 }
 
-TEST_F(Cuda, OpsWithoutACudaKernelRaiseNamingOpAndDevice) {
-  Tensor x = input({2, 3}, DType::float32).to(kCuda);
-  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::cholesky, {x, false}); }, "RuntimeError", "cholesky"));
-  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::cholesky, {x, false}); }, "RuntimeError", "cuda"));
+TEST_F(Cuda, DtypesWithoutACudaKernelRaiseNamingOpAndDevice) {
+  Tensor x = make({4, 1, 1, 4}, {2, 2}, DType::int64).to(kCuda);  // cholesky runs for float dtypes only
+  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::cholesky, {x, false}); }, "RuntimeError",
+                                 "\"cholesky\" not implemented for 'int64' on cuda"));
+}
+
+// A 0-dim CPU tensor joins a cuda op (PyTorch's CPU-scalar rule): the backend uploads it before the kernel reads
+// it (an unbatched class target, an index); one the op would write is refused instead of written on the device.
+TEST_F(Cuda, CpuScalarTensorsAreUploadedAndNeverWritten) {
+  const Tensor logits = input({5}, DType::float32);
+  EXPECT_TRUE(test::all_close(dispatch(OpId::cross_entropy, {logits.to(kCuda), make({3}, {}, DType::int64)})[0],
+                              dispatch(OpId::cross_entropy, {logits, make({3}, {}, DType::int64)})[0], 1e-6, 1e-6));
+  const Tensor x = input({4, 3}, DType::float32);
+  EXPECT_TRUE(test::all_close(dispatch(OpId::index_select, {x.to(kCuda), int64_t(0), make({2}, {}, DType::int64)})[0],
+                              dispatch(OpId::index_select, {x, int64_t(0), make({2}, {}, DType::int64)})[0], 0, 0));
+  Tensor host = make({1}, {}, DType::float32);
+  EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::add_, {host, make({2}, {}).to(kCuda)}); }, "RuntimeError",
+                                 "add_ writes its argument 'input', a cpu tensor"));
+  EXPECT_EQ(host.item<double>(), 1.0);
 }
 
 }  // namespace

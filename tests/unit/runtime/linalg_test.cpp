@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "runtime/backend/common/host_fallback_kernels.hpp"
+#include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/functions.hpp"
 #include "runtime/shape.hpp"
@@ -193,6 +195,38 @@ TEST(Linalg, CdistBroadcastsBatchesAndChecksArguments) {
                            "X1 and X2 must have the same number of columns. X1: 2 X2: 3"));
   EXPECT_TRUE(throws_error([] { call_op(OpId::cdist, make({1, 2}, {1, 2}), make({1, 2}, {1, 2}), -1.0); },
                            "RuntimeError", "cdist only supports non-negative p values"));
+}
+
+// The host-fallback kernels (the CUDA backend's cholesky, inverse, qr, svd) called through their own table on CPU
+// tensors: every argument reaches the CPU kernel and every result comes back (Q and R, U S V); errors pass
+// through. On a device they also move the tensors (tests/unit/cuda/cuda_composite_test.cpp).
+Tensors on_host(OpId op, Args args) {
+  static const cpu::KernelTable table = [] {
+    cpu::KernelTable t;
+    common::register_host_fallback_kernels(t);
+    return t;
+  }();
+  complete_args(op, args);
+  const KernelContext kc{current_context(), Device::cpu()};
+  return table.get(op)(ArgReader(op, args), kc);
+}
+
+::testing::AssertionResult same_outputs(const Tensors& got, const Tensors& want) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << got.size() << " outputs, want " << want.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (::testing::AssertionResult r = all_close(got[i], want[i], 0, 0); !r) return r << " (output " << i << ")";
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Linalg, HostFallbackPassesEveryArgumentAndResult) {
+  const Tensor a = make(wavy(2 * 4 * 3, 0.2), {2, 4, 3});
+  EXPECT_TRUE(same_outputs(on_host(OpId::cholesky, {spd(2, 3, DType::float32), true}),
+                           run(OpId::cholesky, {spd(2, 3, DType::float32), true})));
+  EXPECT_TRUE(same_outputs(on_host(OpId::inverse, {spd(1, 3, DType::float64)}), run(OpId::inverse, {spd(1, 3, DType::float64)})));
+  EXPECT_TRUE(same_outputs(on_host(OpId::qr, {a, false}), run(OpId::qr, {a, false})));
+  EXPECT_TRUE(same_outputs(on_host(OpId::svd, {a, true, false}), run(OpId::svd, {a, true, false})));
+  EXPECT_TRUE(throws_error([] { on_host(OpId::inverse, {make({1, 2, 2, 4}, {2, 2})}); }, "RuntimeError",
+                           "linalg.inv: The diagonal element 2 is zero"));
 }
 
 }  // namespace
