@@ -36,6 +36,10 @@ template <typename C> AMPS_HD C sqrt_of(C x) {
   else return ::sqrt(x);
 }
 
+// A gradient element [g] (widened to C) divided by the GradScaler's [grad_scale] as PyTorch's fused kernels do: in
+// double, rounded once to C. The step uses this value; the gradient is written back rounded to its own type.
+template <typename C> AMPS_HD C unscaled_grad(C g, float grad_scale) { return C(double(g) / double(grad_scale)); }
+
 // The scalars of one Adam step of a parameter whose step count (already incremented) is [step].
 template <typename C> struct AdamCoef {
   C beta1, one_minus_beta1, beta2, one_minus_beta2, eps, weight_decay, lr_decay, step_size, bc2_sqrt, sign;

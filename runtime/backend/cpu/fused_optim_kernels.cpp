@@ -41,23 +41,29 @@ class Dense {
 // Entry [i] of [list], or an undefined tensor when the list is empty (unused by this step).
 Tensor entry(const std::vector<Tensor>& list, size_t i) { return list.empty() ? Tensor() : list[i]; }
 
-// g = g / scale in place, rounded to g's type (PyTorch's fused kernels write the unscaled gradient back).
-template <typename T> void unscale(T* g, int64_t n, double scale) {
+// Gradient element [i] in the compute type; with a grad_scale, divided by it (fused::unscaled_grad) and written back
+// rounded to T, the step using the unrounded value (as PyTorch's fused kernels).
+template <typename T> compute_t<T> grad_at(T* g, int64_t i, const float* grad_scale) {
   using C = compute_t<T>;
-  const C s = C(scale);
-  parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) g[i] = T(C(g[i]) / s);
-  });
+  if (!grad_scale) return C(g[i]);
+  const C unscaled = fused::unscaled_grad(C(g[i]), *grad_scale);
+  g[i] = T(unscaled);
+  return unscaled;
+}
+
+// The grad_scale the step divides by, or null.
+const float* grad_scale_of(const common::FusedLists& t) {
+  return t.grad_scale.defined() ? t.grad_scale.data<float>() : nullptr;
 }
 
 template <typename T, Decay kDecay, bool kAms>
-void adam_tensor(T* __restrict p, const T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax,
-                 int64_t n, const fused::AdamCoef<compute_t<T>>& k) {
+void adam_tensor(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax,
+                 int64_t n, const fused::AdamCoef<compute_t<T>>& k, const float* grad_scale) {
   using C = compute_t<T>;
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
-      fused::adam_element<C, kDecay, kAms>(k, C(g[i]), pi, mi, vi, xi);
+      fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
       p[i] = T(pi);
       m[i] = T(mi);
       v[i] = T(vi);
@@ -71,11 +77,11 @@ template <typename T> void adam_one(const common::FusedAdamArgs& a, size_t i, De
   Dense p(t.params[i]), g(t.grads[i]), m(t.exp_avgs[i]), v(t.exp_avg_sqs[i]);
   Dense x(a.h.amsgrad ? t.max_exp_avg_sqs[i] : Tensor());
   const int64_t n = t.params[i].numel();
-  if (t.grad_scale.defined()) unscale(g.data<T>(), n, double(*t.grad_scale.data<float>()));
   const auto k = fused::adam_coef<compute_t<T>>(a.h, double(*t.steps[i].data<float>()));
   with_bool(a.h.amsgrad, [&](auto ams) {
     auto run = [&](auto kind) {
-      adam_tensor<T, decltype(kind)::value, ams>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(), n, k);
+      adam_tensor<T, decltype(kind)::value, ams>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(), n, k,
+                                                 grad_scale_of(t));
     };
     if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{});
     if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{});
@@ -96,13 +102,13 @@ template <bool kDecoupled> Tensors k_fused_adam(const ArgReader& a, const Kernel
 }
 
 template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
-void sgd_tensor(T* __restrict p, const T* __restrict g, T* __restrict buf, int64_t n,
-                const fused::SgdCoef<compute_t<T>>& k) {
+void sgd_tensor(T* __restrict p, T* __restrict g, T* __restrict buf, int64_t n, const fused::SgdCoef<compute_t<T>>& k,
+                const float* grad_scale) {
   using C = compute_t<T>;
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       C pi = C(p[i]), bi = kMom && !kFirst ? C(buf[i]) : C(0);
-      fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, C(g[i]), pi, bi);
+      fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, grad_at(g, i, grad_scale), pi, bi);
       p[i] = T(pi);
       if constexpr (kMom) buf[i] = T(bi);
     }
@@ -113,13 +119,12 @@ template <typename T> void sgd_one(const common::FusedSgdArgs& a, size_t i) {
   const common::FusedLists& t = a.t;
   Dense p(t.params[i]), g(t.grads[i]), buf(entry(t.exp_avgs, i));
   const int64_t n = t.params[i].numel();
-  if (t.grad_scale.defined()) unscale(g.data<T>(), n, double(*t.grad_scale.data<float>()));
   const auto k = fused::sgd_coef<compute_t<T>>(a.h);
   with_bool(a.h.weight_decay != 0, [&](auto decay) {
     with_bool(a.h.has_momentum, [&](auto mom) {
       with_bool(a.h.is_first_step, [&](auto first) {
         with_bool(a.h.nesterov, [&](auto nesterov) {
-          sgd_tensor<T, decay, mom, first, nesterov>(p.data<T>(), g.data<T>(), buf.data<T>(), n, k);
+          sgd_tensor<T, decay, mom, first, nesterov>(p.data<T>(), g.data<T>(), buf.data<T>(), n, k, grad_scale_of(t));
         });
       });
     });

@@ -5,6 +5,7 @@
 #include <cublasLt.h>
 #include <dlfcn.h>
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -61,7 +62,7 @@ struct DeviceBlas {
 // The handle and workspace of [d] (created on first use; kept for the process's life).
 DeviceBlas& blas_for(Device d) {
   static std::mutex m;
-  static std::vector<DeviceBlas> all;
+  static std::deque<DeviceBlas> all;  // a deque: growing it keeps the references handed out earlier valid
   std::lock_guard<std::mutex> lock(m);
   if (all.size() <= size_t(d.index)) all.resize(size_t(d.index) + 1);
   DeviceBlas& b = all[size_t(d.index)];
@@ -161,9 +162,10 @@ void run_lt(Device dev, DType dt, const Mat& A, const Mat& B, void* d, int64_t l
   check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al_d, sizeof(al_d)), "preference");
   cublasLtMatmulHeuristicResult_t heur{};
   int found = 0;
-  check_blas(lt().cublasLtMatmulAlgoGetHeuristic(blas.handle, desc, la.h, lb.h, ld.h, ld.h, pref, 1, &heur, &found), "heuristic");
-  AMPS_CHECK(found > 0, "cuBLASLt has no algorithm for a {} matmul of [{}, {}] x [{}, {}] (batch {})", dtype_name(dt), m,
-             k, k, n, batch);
+  // No algorithm comes back as CUBLAS_STATUS_NOT_SUPPORTED: reported with the shapes rather than as a bare status.
+  const cublasStatus_t hs = lt().cublasLtMatmulAlgoGetHeuristic(blas.handle, desc, la.h, lb.h, ld.h, ld.h, pref, 1, &heur, &found);
+  AMPS_CHECK(hs == CUBLAS_STATUS_SUCCESS && found > 0, "cuBLASLt has no algorithm for a {} matmul of [{}, {}] x [{}, {}] "
+             "(batch {}): {}", dtype_name(dt), m, k, k, n, batch, lt().cublasLtGetStatusString(hs));
   const float af = float(alpha), bf = float(beta);
   const void* pa = f64 ? static_cast<const void*>(&alpha) : &af;
   const void* pb = f64 ? static_cast<const void*>(&beta) : &bf;
@@ -194,13 +196,16 @@ void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, dou
     return batched3(native::expand(t, s), B);
   };
   Mat am = as_mat(full(a)), wm = as_mat(full(w));
-  Tensor d3 = batched3(dst, B);
+  // dst as [B, M, N]: a view, or (batch dims that do not merge) a contiguous copy written back at the end.
+  const std::optional<Tensor> d_view = native::try_view(dst, Dims{B, M, N});
+  Tensor d3 = d_view ? *d_view : native::view(contiguous(dst), Dims{B, M, N});
   const bool d_ok = d3.stride(2) == 1 && (M == 1 || d3.stride(1) >= N) && (B == 1 || d3.stride(0) != 0);
   Tensor out = d_ok ? d3 : contiguous(d3);
   const int64_t ldd = M == 1 ? N : out.stride(1), d_stride = B == 1 ? 0 : out.stride(0);
   // D^T (N x M) = W^T (N x K) A^T (K x M): cuBLAS's A is our w, its B is our a.
   run_lt(dst.device(), dst.dtype(), wm, am, device_data(out), ldd, d_stride, B, N, M, K, alpha, beta);
   if (!out.is_same(d3)) copy_into(d3, out);
+  if (!d_view) copy_into(dst, native::view(d3, dst.sizes()));
 }
 
 }  // namespace amps::rt::cuda

@@ -14,6 +14,8 @@ namespace {
 
 // [t]'s strides at the launch's [shape] (right-aligned, 0 where [t] is broadcast).
 Dims broadcast_strides(const Tensor& t, const Dims& shape) {
+  AMPS_CHECK(size_t(t.dim()) <= shape.size(), "cuda: shape {} cannot be broadcast to {}", format_shape(t.sizes()),
+             format_shape(shape));
   Dims st(shape.size(), 0);
   const size_t lead = shape.size() - size_t(t.dim());
   for (size_t d = 0; d < size_t(t.dim()); ++d) {

@@ -27,13 +27,14 @@ __device__ __forceinline__ Chunk chunk_of(const FusedList& l) {
   return {k, lo, min(l.numel[k], lo + kUnscaleChunk)};
 }
 
-// The gradient element, divided by *grad_scale and written back rounded (as PyTorch's fused kernels) when given.
+// The gradient element; when grad_scale is given, divided by it (fused::unscaled_grad) and written back rounded, the
+// step using the unrounded value (as PyTorch's fused kernels).
 template <typename T> __device__ __forceinline__ compute_t<T> grad_at(T* g, int64_t i, const float* grad_scale) {
   using C = compute_t<T>;
   if (!grad_scale) return widen(g[i]);
-  const T unscaled = convert<T>(C(widen(g[i]) / C(*grad_scale)));
-  g[i] = unscaled;
-  return widen(unscaled);
+  const C unscaled = fused::unscaled_grad(widen(g[i]), *grad_scale);
+  g[i] = convert<T>(unscaled);
+  return unscaled;
 }
 
 template <typename T> __global__ void adam_kernel(FusedList l, fused::AdamHyper h, FusedFlags f) {

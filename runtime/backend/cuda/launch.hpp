@@ -234,7 +234,7 @@ cudaError_t launch_max_pool(cudaStream_t s, Elem t, const PoolGeo& g, const void
 cudaError_t launch_max_pool_backward(cudaStream_t s, Elem t, const PoolGeo& g, const void* grad_out,
                                      const int64_t* idx, void* grad_in);
 // Average pooling in double, rounded once: a window clipped to the input padded by (ph, pw) gives the divisor when
-// [include_pad] (else the window clipped to the input does), [divisor] > 0 overrides both; empty windows give 0.
+// [include_pad] (else the window clipped to the input does), [divisor] != 0 overrides both; empty windows give 0.
 cudaError_t launch_avg_pool(cudaStream_t s, Elem t, const PoolGeo& g, bool include_pad, int64_t divisor,
                             const void* in, void* out);
 // Its gradient: each input sums grad_out / divisor over the windows holding it (double, row-major output order).

@@ -23,7 +23,7 @@ __device__ __forceinline__ Span adaptive_span(int64_t o, int64_t in, int64_t out
 }
 
 __device__ __forceinline__ double avg_divisor(const Span& h, const Span& w, bool include_pad, int64_t divisor) {
-  if (divisor > 0) return double(divisor);
+  if (divisor != 0) return double(divisor);  // 0: none (read_pool refuses a zero override); negative allowed
   return include_pad ? double(h.padded * w.padded) : double((h.hi - h.lo) * (w.hi - w.lo));
 }
 

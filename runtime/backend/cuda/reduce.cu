@@ -50,7 +50,7 @@ template <typename T> __global__ void sum_partials(const sum_acc_t<T>* part, T* 
 
 int sum_row_splits(int64_t rows, int64_t cols) {
   constexpr int64_t kTargetBlocks = 1024, kMinPiece = 4096;
-  if (rows >= kTargetBlocks || cols < 2 * kMinPiece) return 1;
+  if (rows <= 0 || rows >= kTargetBlocks || cols < 2 * kMinPiece) return 1;
   int64_t s = std::min<int64_t>(kTargetBlocks / rows, cols / kMinPiece);
   return int(std::max<int64_t>(1, std::min<int64_t>(s, 1024)));
 }

@@ -41,29 +41,32 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
   return cast(out, out_dt);
 }
 
+// The dtype the scan kernels run in for a result of [out_dt]: bool (dtype=bool) runs in int64, cast at the end.
+DType scan_dtype(DType out_dt) { return out_dt == DType::bool_ ? DType::int64 : out_dt; }
+
 // prod(input, dim=None, keepdim=False, dtype=None): in the CPU's result dtype (int64 for integers and bool).
 Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
   const Tensor& x = a.tensor(0);
   const std::optional<int64_t> d = a.opt_i64(1);
-  const DType out_dt = common::sum_dtype(x, a.opt_dtype(3));
-  Rows r = make_rows(cast(x, out_dt), d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
-  Tensor out = Tensor::empty(r.out_shape, out_dt, kc.device);
-  check(launch_row_prod(stream(kc.device), elem(out_dt), device_data(r.block), device_data(out), r.outer, r.inner),
+  const DType out_dt = common::sum_dtype(x, a.opt_dtype(3)), run_dt = scan_dtype(out_dt);
+  Rows r = make_rows(cast(x, run_dt), d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  Tensor out = Tensor::empty(r.out_shape, run_dt, kc.device);
+  check(launch_row_prod(stream(kc.device), elem(run_dt), device_data(r.block), device_data(out), r.outer, r.inner),
         "prod");
-  return one_tensor(out);
+  return one_tensor(cast(out, out_dt));
 }
 
 // cumsum(input, dim, dtype=None): running sums along dim (moved innermost, then back), as the CPU kernel.
 Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
   const Tensor& x = a.tensor(0);
-  const DType out_dt = common::sum_dtype(x, a.opt_dtype(2));
+  const DType out_dt = common::sum_dtype(x, a.opt_dtype(2)), run_dt = scan_dtype(out_dt);
   const int64_t d = wrap_dim(a.i64(1), x.dim());
-  Tensor rows = contiguous(cast(x.dim() == 0 ? x : native::transpose(x, d, -1), out_dt));
-  Tensor out = Tensor::empty(rows.sizes(), out_dt, kc.device);
+  Tensor rows = contiguous(cast(x.dim() == 0 ? x : native::transpose(x, d, -1), run_dt));
+  Tensor out = Tensor::empty(rows.sizes(), run_dt, kc.device);
   const int64_t n = x.dim() == 0 ? 1 : rows.size(-1);
-  check(launch_row_cumsum(stream(kc.device), elem(out_dt), device_data(rows), device_data(out), n ? rows.numel() / n : 0,
+  check(launch_row_cumsum(stream(kc.device), elem(run_dt), device_data(rows), device_data(out), n ? rows.numel() / n : 0,
                           n), "cumsum");
-  return one_tensor(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)));
+  return one_tensor(cast(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)), out_dt));
 }
 
 }  // namespace

@@ -81,6 +81,11 @@ TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
   EXPECT_TRUE(same_on_cuda(OpId::cumsum, {i, int64_t(-1)}));
   EXPECT_TRUE(same_on_cuda(OpId::cumsum, {make({1, 0, 1}, {3}, DType::bool_), int64_t(0)}));
   EXPECT_TRUE(same_on_cuda(OpId::cumsum, {input({3, 4}, DType::float16), int64_t(1), DType::float32}, 4));
+  EXPECT_TRUE(same_on_cuda(OpId::prod, {i, IValue(), false, DType::bool_}));    // dtype=bool runs in int64
+  EXPECT_TRUE(same_on_cuda(OpId::cumsum, {i, int64_t(1), DType::bool_}));
+  // a long row: one block of threads multiplies it (1.0001^5000 in float32, a block-wide product order)
+  EXPECT_TRUE(same_on_cuda(OpId::prod, {full({5000}, Scalar(1.0001), DType::float32)}, 5000));
+  EXPECT_TRUE(same_on_cuda(OpId::prod, {input({70000, 3}, DType::float64), int64_t(1)}));  // rows past one grid
 }
 
 TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {

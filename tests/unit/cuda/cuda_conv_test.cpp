@@ -128,7 +128,7 @@ TEST_F(Cuda, AvgPoolMatchesTheCpu) {
   for (const PoolCase& c : kPoolCases)
     for (DType t : kFloats)
       for (bool include_pad : {true, false})
-        for (IValue divisor : {IValue(), IValue(int64_t(5))}) {
+        for (IValue divisor : {IValue(), IValue(int64_t(5)), IValue(int64_t(-3))}) {  // a negative override divides too
           Tensor x = input(c.x, t, 0.6);
           const Args args{x, c.kernel, c.stride, c.padding, c.ceil_mode, include_pad, divisor};
           EXPECT_TRUE(same_on_cuda(OpId::avg_pool2d, args, 9)) << dtype_name(t);

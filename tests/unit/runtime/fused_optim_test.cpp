@@ -195,6 +195,19 @@ TEST(FusedOptim, GradScaleDividesTheGradientsAndWritesThemBack) {
   EXPECT_TRUE(all_close(p, {0.5, 3, 1.5}, 0, 0));
 }
 
+// As PyTorch's fused kernels: the step uses g / grad_scale unrounded (computed in double, rounded to float), the
+// gradient is written back rounded to float16. 1 - 1/3 in float is 0.66666...: float16 0.6665; with the gradient
+// first rounded to float16 (0.33325) it would be 0.667.
+TEST(FusedOptim, GradScaleStepUsesTheUnroundedGradient) {
+  Tensor p = make({1}, {1}, DType::float16), g = make({1}, {1}, DType::float16);
+  dispatch(OpId::_fused_sgd_, {IValue(std::vector<Tensor>{p}), IValue(std::vector<Tensor>{g}),
+                               IValue(std::vector<Tensor>{}), IValue(0.0), IValue(0.0), IValue(1.0), IValue(0.0),
+                               IValue(false), IValue(false), IValue(false), IValue(scalar_f32(3)), IValue()});
+  EXPECT_EQ(g.item<double>(), double(Half(1.0f / 3.0f)));
+  EXPECT_EQ(p.item<double>(), double(Half(1.0f - float(1.0 / 3.0))));
+  EXPECT_NE(p.item<double>(), double(Half(1.0f - float(Half(1.0f / 3.0f)))));
+}
+
 TEST(FusedOptim, StridedParameterIsUpdatedInItsOwnStorage) {
   Tensor base = make({1, 2, 3, 4, 5, 6}, {2, 3});
   Tensor p = base.t();  // [3, 2], not contiguous
