@@ -147,6 +147,10 @@ Tensors matmul_rule(C c) {
   if (a.dim() == 1)
     return c.grads([&] { return matmul(g.unsqueeze(-2), mT(b)).squeeze(-2); },
                    [&] { return matmul(a.unsqueeze(-1), g.unsqueeze(-2)); });
+  // A batched input times one matrix (x[*, K] @ w[K, N], as linear): w's gradient is one [K, rows] x [rows, N]
+  // product, not a batch of products summed afterwards (PyTorch folds it the same way).
+  if (b.dim() == 2 && a.dim() > 2)
+    return c.grads([&] { return matmul(g, mT(b)); }, [&] { return mm(rows(a, a.size(-1)).t(), rows(g, g.size(-1))); });
   return c.grads([&] { return matmul(g, mT(b)); }, [&] { return matmul(mT(a), g); });
 }
 

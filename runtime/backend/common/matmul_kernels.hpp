@@ -72,7 +72,11 @@ struct MatmulKernels {
     shape.push_back(x.size(-2));
     shape.push_back(y.size(-1));
     Tensor out = Tensor::empty(shape, x.dtype(), dev);
-    D::gemm(x, y, out, 1.0, 0.0);
+    const int64_t x_rows = numel_of(Dims(x.sizes().begin(), x.sizes().end() - 1));
+    if (std::optional<Tensor> x2 = x.dim() > 2 && y.dim() == 2 ? native::try_view(x, {x_rows, x.size(-1)}) : std::nullopt)
+      D::gemm(*x2, y, native::view(out, {x2->size(0), y.size(-1)}), 1.0, 0.0);  // [*, K] @ [K, N]: one 2-D product
+    else
+      D::gemm(x, y, out, 1.0, 0.0);
     if (y1) out = native::squeeze(out, {-1});
     if (x1) out = native::squeeze(out, {-2 + (y1 ? 1 : 0)});
     return out;
