@@ -195,9 +195,19 @@ template <typename T, typename O> Tensor column_sums(const Tensor& x, const Rows
   return out;
 }
 
-// sum/mean: reduce in the input's compute type, then convert to the output dtype.
+// [x] converted to the reduction's result dtype first, as PyTorch's dtype= argument does (sum(dtype=float16) of
+// float32 values past 65504 is inf or NaN, sum(dtype=int64) of 0.5s truncates each first), skipping the copy where
+// the conversion is exact: integers and bools into int64, a float into a wider float.
+Tensor as_reduced_dtype(const Tensor& x, DType out_dt) {
+  const DType in = x.dtype();
+  const bool exact = in == out_dt || (!is_floating(in) && out_dt == DType::int64) ||
+                     (is_floating(in) && is_floating(out_dt) && dtype_size(out_dt) > dtype_size(in));
+  return exact ? x : cast(x, out_dt);
+}
+
+// sum/mean: the input as_reduced_dtype, reduced in its compute type, then converted to the output dtype.
 Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
-  Tensor xin = is_floating(out_dt) && !is_floating(x.dtype()) ? cast(x, out_dt) : x;
+  Tensor xin = as_reduced_dtype(x, out_dt);
   Rows r = make_rows(xin, dims, keepdim);
   const double scale = mean ? 1.0 / double(r.inner) : 1.0;
   const bool columns = !r.dense && leading_block(xin, dims);
@@ -214,9 +224,9 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
 }
 
 Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0);
+  DType out_dt = sum_dtype(a.tensor(0), a.opt_dtype(3));
+  Tensor x = as_reduced_dtype(a.tensor(0), out_dt);
   std::optional<int64_t> d = a.opt_i64(1);
-  DType out_dt = sum_dtype(x, a.opt_dtype(3));
   Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
   return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
     return AMPS_DISPATCH_ALL(out_dt, O, [&] {
