@@ -85,6 +85,21 @@ Tensor uploaded(const Tensor& t, Device dev) {
   return d;
 }
 
+// The binary and ternary elementwise ops: their kernels take a 1-element host operand by value (launch's
+// inline operands), so it needs no upload.
+bool passes_host_scalars(OpId op) {
+  static const std::vector<bool> table = [] {
+    std::vector<bool> t(size_t(op_count), false);
+#define AMPS_BINARY_OP(name, dtypes) t[size_t(OpId::name)] = true;
+#define AMPS_TERNARY_OP(name, dtypes) t[size_t(OpId::name)] = true;
+#include "runtime/backend/common/elementwise_ops.def"
+#undef AMPS_BINARY_OP
+#undef AMPS_TERNARY_OP
+    return t;
+  }();
+  return table[size_t(op)];
+}
+
 bool any_host(const IValue& v) {
   if (v.is_tensor()) return v.tensor().defined() && v.tensor().device().is_host();
   if (v.kind() != IValue::Kind::tensor_list) return false;
@@ -92,8 +107,8 @@ bool any_host(const IValue& v) {
 }
 
 // Where [args] hold such host tensors, a copy of them with each moved to [dev] (the caller's args stay as they
-// are: the autograd layer reads them after the kernel); nullopt when there is none. Moves and copies handle host
-// tensors themselves. A host tensor the op writes (a `Tensor(a!)` or out= argument) is refused, as PyTorch
+// are: the autograd layer reads them after the kernel); nullopt when there is none. Moves, copies and the
+// binary/ternary elementwise ops (passes_host_scalars) handle host tensors themselves. A host tensor the op writes (a `Tensor(a!)` or out= argument) is refused, as PyTorch
 // refuses it: the write would land in the uploaded copy.
 std::optional<Args> with_host_scalars_uploaded(OpId op, const Args& args, Device dev) {
   if (op == OpId::to || op == OpId::copy_) return std::nullopt;
@@ -105,6 +120,7 @@ std::optional<Args> with_host_scalars_uploaded(OpId op, const Args& args, Device
       AMPS_FAIL("Expected all tensors to be on the same device, but found at least two devices, {} and cpu! ({} "
                 "writes its argument '{}', a cpu tensor; move it with .to(\"{}\") first)", device_str(dev),
                 op_name(op), schema.args[i].name, device_str(dev));
+    if (passes_host_scalars(op)) continue;
     const bool single = args[i].is_tensor() && needs_upload(args[i].tensor());
     const bool in_list = args[i].kind() == IValue::Kind::tensor_list &&
                          std::any_of(args[i].tensors().begin(), args[i].tensors().end(), needs_upload);

@@ -177,6 +177,10 @@ TEST_F(Cuda, CpuScalarTensorsAreUploadedAndNeverWritten) {
   const Tensor x = input({4, 3}, DType::float32);
   EXPECT_TRUE(test::all_close(dispatch(OpId::index_select, {x.to(kCuda), int64_t(0), make({2}, {}, DType::int64)})[0],
                               dispatch(OpId::index_select, {x, int64_t(0), make({2}, {}, DType::int64)})[0], 0, 0));
+  // elementwise ops take it by value (no upload)
+  EXPECT_TRUE(test::all_close(dispatch(OpId::mul, {x.to(kCuda), make({2}, {})})[0], mul(x, make({2}, {})), 0, 0));
+  EXPECT_TRUE(test::all_close(dispatch(OpId::where, {gt(x, wrap_number(Scalar(0.0))).to(kCuda), x.to(kCuda), make({7}, {})})[0],
+                              dispatch(OpId::where, {gt(x, wrap_number(Scalar(0.0))), x, make({7}, {})})[0], 0, 0));
   Tensor host = make({1}, {}, DType::float32);
   EXPECT_TRUE(test::throws_error([&] { dispatch(OpId::add_, {host, make({2}, {}).to(kCuda)}); }, "RuntimeError",
                                  "add_ writes its argument 'input', a cpu tensor"));
