@@ -198,7 +198,8 @@ void Interp::set_item(const Value& obj, const std::vector<Subscript>& subs, Valu
   call(m, {key, std::move(v)});
 }
 
-// AugAssignStmt: target op= value; the target expression's parts are evaluated once.
+// AugAssignStmt: target op= value, as Python's `target = target.__iop__(value)` (augmented_op: tensors and lists
+// change in place); the target expression's parts are evaluated once.
 void Interp::exec_aug_assign(const AugAssignStmt& s) {
   Value rhs = eval(*s.value);
   switch (s.target->kind) {
@@ -206,20 +207,20 @@ void Interp::exec_aug_assign(const AugAssignStmt& s) {
       auto& n = static_cast<const NameExpr&>(*s.target);
       Value& cell = slot(n.ref);
       if (cell.is_undef()) fail("NameError", fmt::format("name '{}' is used before it is assigned", *n.name), n.span);
-      cell = binary_op(*this, s.op, cell, rhs, s.span);
+      cell = augmented_op(*this, s.op, cell, rhs, s.span);
       return;
     }
     case ExprKind::Attr: {
       auto& n = static_cast<const AttrExpr&>(*s.target);
       Value obj = eval(*n.object);
-      set_attr(obj, n.name, binary_op(*this, s.op, get_attr(obj, n.name, n.span), rhs, s.span), n.span);
+      set_attr(obj, n.name, augmented_op(*this, s.op, get_attr(obj, n.name, n.span), rhs, s.span), n.span);
       return;
     }
     default: {
       auto& n = static_cast<const IndexExpr&>(*s.target);
       Value obj = eval(*n.object);
       Value cur = index_value(obj, n.subs, n.span);
-      set_item(obj, n.subs, binary_op(*this, s.op, cur, rhs, s.span), n.span);
+      set_item(obj, n.subs, augmented_op(*this, s.op, cur, rhs, s.span), n.span);
     }
   }
 }

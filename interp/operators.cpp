@@ -153,6 +153,23 @@ Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const S
   return r;
 }
 
+Value augmented_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
+  if (g_hooks.inplace && a.is(ObjKind::Tensor)) {
+    if (Value t = g_hooks.inplace(in, op, a, b, where); !t.is_undef()) return t;
+  }
+  if (op == BinaryOp::Add && a.is(ObjKind::List)) {
+    std::vector<Value> more;  // gathered first: `xs += xs` doubles the list once
+    in.iterate(b, where, [&](Value v) {
+      more.push_back(std::move(v));
+      return true;
+    });
+    auto& items = a.as<List>()->items;
+    items.insert(items.end(), more.begin(), more.end());
+    return a;
+  }
+  return binary_op(in, op, a, b, where);
+}
+
 Value unary_op(Interp& in, UnaryOp op, const Value& a, const Span& where) {
   if (a.is_float()) return Value(op == UnaryOp::Neg ? -a.as_float() : a.as_float());
   if (a.is_int() || a.is_bool()) {

@@ -24,7 +24,12 @@ struct TensorOperatorHooks {
   TensorBinaryHook binary = nullptr;
   TensorCompareHook compare = nullptr;
   TensorUnaryHook unary = nullptr;
+  TensorBinaryHook inplace = nullptr;  // `t op= v` on a tensor t: updates t in place and returns it
 };
 void set_tensor_operator_hooks(TensorOperatorHooks hooks);
+
+// `a op= b` as Python: a tensor is updated in place (add_, sub_, ...; PyTorch's __iadd__) and a list extended
+// by an iterable with +=, the same object coming back; otherwise a op b (numbers, strings, tuples rebind).
+Value augmented_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where);
 
 }  // namespace amps::interp

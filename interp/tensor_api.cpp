@@ -162,6 +162,33 @@ Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, con
   });
 }
 
+// `t op= v`: PyTorch's in-place operators (add_, sub_, mul_, div_, pow_; floor division and remainder as the op
+// followed by copy_ into t, the same dtype rule); t itself comes back. `@=` is refused as by PyTorch.
+Value tensor_inplace(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
+  if (b.is(ObjKind::Instance)) return Value::undef();
+  if (op == BinaryOp::MatMul)
+    Interp::fail("RuntimeError", "In-place matmul is not supported. Use 'a = a @ b' instead of 'a @= b'.", where);
+  guarded(where, [&] {
+    rt::Args args;
+    push_operand(args, a, where);
+    push_operand(args, b, where);
+    Interp::AllowThreads allow(in);
+    switch (op) {
+      case BinaryOp::Add: rt::dispatch(rt::OpId::add_, args); break;
+      case BinaryOp::Sub: rt::dispatch(rt::OpId::sub_, args); break;
+      case BinaryOp::Mul: rt::dispatch(rt::OpId::mul_, args); break;
+      case BinaryOp::Div: rt::dispatch(rt::OpId::div_, args); break;
+      case BinaryOp::Pow: rt::dispatch(rt::OpId::pow_, args); break;
+      default: {
+        rt::Tensor result = rt::dispatch(binary_op_id(op), args)[0];
+        rt::dispatch(rt::OpId::copy_, {*tensor_of(a), result});
+      }
+    }
+    return Value();
+  });
+  return a;
+}
+
 Value tensor_compare(Interp&, CompareOp op, const Value& a, const Value& b, const Span& where) {
   static const rt::OpId ids[] = {rt::OpId::eq, rt::OpId::ne, rt::OpId::lt, rt::OpId::le, rt::OpId::gt, rt::OpId::ge};
   return guarded(where, [&] {
@@ -201,7 +228,7 @@ void install_dtypes_and_devices(Interp& in) {
 
 void install_tensor_builtins(Interp& in) {
   static bool hooks_set = [] {
-    set_tensor_operator_hooks({tensor_binary, tensor_compare, tensor_unary});
+    set_tensor_operator_hooks({tensor_binary, tensor_compare, tensor_unary, tensor_inplace});
     return true;
   }();
   (void)hooks_set;
