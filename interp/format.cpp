@@ -2,7 +2,9 @@
 // float formatting, Python format specs, and f-string evaluation.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "interp/interp.hpp"
 
@@ -49,7 +51,22 @@ static bool instance_text(Interp& in, const Value& v, const char* method, std::s
   return true;
 }
 
+namespace {
+// The lists and dicts being written by repr on this thread: one met again inside itself prints as [...] or {...},
+// as in Python (a list that contains itself would recurse forever).
+thread_local std::vector<const void*> g_repr_open;
+
+struct ReprGuard {
+  explicit ReprGuard(const void* o) { g_repr_open.push_back(o); }
+  ~ReprGuard() { g_repr_open.pop_back(); }
+  static bool open(const void* o) { return std::find(g_repr_open.begin(), g_repr_open.end(), o) != g_repr_open.end(); }
+};
+}  // namespace
+
 std::string Interp::repr(const Value& v) {
+  if ((v.is(ObjKind::List) || v.is(ObjKind::Dict)) && ReprGuard::open(v.obj())) return v.is(ObjKind::List) ? "[...]" : "{...}";
+  std::optional<ReprGuard> guard;
+  if (v.is(ObjKind::List) || v.is(ObjKind::Dict)) guard.emplace(v.obj());
   switch (v.tag()) {
     case Value::Tag::Undef:
     case Value::Tag::None: return "none";

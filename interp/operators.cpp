@@ -58,9 +58,11 @@ Value int_arith(BinaryOp op, int64_t a, int64_t b, const Span& where) {
       return Value(double(a) / double(b));
     case BinaryOp::FloorDiv:
       if (b == 0) Interp::fail("ZeroDivisionError", "integer division by zero", where);
+      check_overflow(b == -1 && a == INT64_MIN, where);  // 2**63 (the hardware division would trap)
       return Value(floor_div(a, b));
     case BinaryOp::Mod:
       if (b == 0) Interp::fail("ZeroDivisionError", "integer modulo by zero", where);
+      if (b == -1) return Value(int64_t(0));
       return Value(a - floor_div(a, b) * b);
     case BinaryOp::Pow: return int_pow(a, b, where);
     default: return Value::undef();
@@ -193,6 +195,23 @@ static bool sequences_equal(Interp& in, const std::vector<Value>& a, const std::
   return true;
 }
 
+namespace {
+// Nesting depth of the containers values_equal is comparing on this thread: a list that contains itself (compared
+// with a copy of itself) would recurse without end, so, as Python, a RecursionError stops it.
+thread_local int g_compare_depth = 0;
+constexpr int kMaxCompareDepth = 1000;
+
+struct CompareDepth {
+  CompareDepth() {
+    if (++g_compare_depth > kMaxCompareDepth) {
+      --g_compare_depth;
+      throw rt::Error("RecursionError", "maximum recursion depth exceeded in comparison");
+    }
+  }
+  ~CompareDepth() { --g_compare_depth; }
+};
+}  // namespace
+
 bool values_equal(Interp& in, const Value& a, const Value& b) {
   if (a.is_number() && b.is_number()) {
     if (a.is_float() || b.is_float()) return a.to_double() == b.to_double();
@@ -206,6 +225,7 @@ bool values_equal(Interp& in, const Value& a, const Value& b) {
     return x && y && *x == *y;
   }
   if (a.obj()->kind() != b.obj()->kind()) return false;
+  CompareDepth depth;
   switch (a.obj()->kind()) {
     case ObjKind::Str: return a.as<Str>()->value == b.as<Str>()->value;
     case ObjKind::List: return sequences_equal(in, a.as<List>()->items, b.as<List>()->items);

@@ -1,6 +1,8 @@
 // Shape arithmetic helpers (PyTorch semantics and error texts).
 #include "runtime/shape.hpp"
 
+#include <algorithm>
+
 #include "runtime/error.hpp"
 
 namespace amps::rt {
@@ -24,8 +26,11 @@ Dims contiguous_strides(const Dims& sizes) {
 
 int64_t numel_of(const Dims& sizes) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
+  bool overflow = false;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, s, &n);
+  if (overflow && std::find(sizes.begin(), sizes.end(), 0) == sizes.end())
+    AMPS_FAIL("Storage size calculation overflowed with sizes={}", format_shape(sizes));
+  return overflow ? 0 : n;
 }
 
 bool is_contiguous_layout(const Dims& sizes, const Dims& strides) {

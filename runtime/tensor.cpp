@@ -38,7 +38,10 @@ Tensor Tensor::empty(Dims sizes, DType dtype, Device device) {
   for (int64_t s : sizes) AMPS_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
                                      format_shape(sizes));
   const int64_t numel = numel_of(sizes);
-  auto storage = Storage::allocate(size_t(numel) * dtype_size(dtype), device);
+  int64_t nbytes = 0;
+  AMPS_CHECK(!__builtin_mul_overflow(numel, int64_t(dtype_size(dtype)), &nbytes),
+             "Storage size calculation overflowed with sizes={}", format_shape(sizes));
+  auto storage = Storage::allocate(size_t(nbytes), device);
   Dims strides = contiguous_strides(sizes);
   return Tensor(std::allocate_shared<TensorImpl>(PoolAllocator<TensorImpl>{}, TensorImpl::Contiguous{},
                                                  std::move(storage), std::move(sizes), std::move(strides), numel,

@@ -23,6 +23,7 @@ class Flattener {
   io::SafetensorsFile file;
 
   json node(const Value& v, const std::string& key) {
+    Nesting nest(depth_, key);
     switch (v.type()) {
       case AMPS_TYPE_NONE: return nullptr;
       case AMPS_TYPE_BOOL: return *vm_.to_int(v) != 0;
@@ -42,6 +43,19 @@ class Flattener {
   }
 
  private:
+  // The containers being written nest at most kMaxDepth deep (as pickle's recursion limit): a list or dict that
+  // contains itself is refused instead of growing without end.
+  static constexpr int kMaxDepth = 1000;
+  struct Nesting {
+    Nesting(int& d, const std::string& key) : depth(d) {
+      if (++depth > kMaxDepth)
+        fail("ValueError", fmt::format("save(): the value nests more than {} levels deep (at '{}'); a list or dict "
+                                       "that contains itself cannot be saved", kMaxDepth, key.substr(0, 200)));
+    }
+    ~Nesting() { --depth; }
+    int& depth;
+  };
+
   static json float_node(double d) {
     if (std::isfinite(d)) return d;   // JSON has no nan/inf
     return json{{"__float__", std::isnan(d) ? "nan" : d > 0 ? "inf" : "-inf"}};
@@ -74,6 +88,7 @@ class Flattener {
 
   Vm& vm_;
   std::set<std::string> used_;
+  int depth_ = 0;
 };
 
 // Rebuilds script values from the JSON description and the loaded tensors.

@@ -225,9 +225,13 @@ Entry parse_entry(const std::string& name, const json& e, const std::string& pat
   if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
     corrupt(path, fmt::format("tensor '{}' has malformed data_offsets {}", name, off.dump()));
   Entry out{name, *dt, parse_shape(e["shape"], path, name), off[0].get<uint64_t>(), off[1].get<uint64_t>()};
-  __int128 bytes = amps_dtype_size(*dt);
-  for (int64_t d : out.shape) bytes *= d;
-  if (out.end < out.begin || __int128(out.end - out.begin) != bytes)
+  int64_t bytes = int64_t(amps_dtype_size(*dt));
+  bool overflow = false;  // a byte count past int64 cannot be a tensor of this file
+  for (int64_t d : out.shape) overflow |= __builtin_mul_overflow(bytes, d, &bytes);
+  if (overflow && std::find(out.shape.begin(), out.shape.end(), 0) == out.shape.end())
+    corrupt(path, fmt::format("tensor '{}' has a shape whose size overflows", name));
+  if (overflow) bytes = 0;
+  if (out.end < out.begin || out.end - out.begin != uint64_t(bytes))
     corrupt(path, fmt::format("tensor '{}' has data_offsets [{}, {}] that do not match its dtype and shape", name, out.begin, out.end));
   return out;
 }

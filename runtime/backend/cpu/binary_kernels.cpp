@@ -2,6 +2,7 @@
 // masked_fill, addcmul/addcdiv/lerp, with PyTorch's type promotion and in-place/out rules.
 #include <cmath>
 
+#include "runtime/backend/common/binary_checks.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -20,6 +21,7 @@ bool is_bool_result(Bin op) { return op >= Bin::eq; }
 template <typename C> C py_mod(C a, C b) {
   C r;
   if constexpr (std::is_floating_point_v<C>) r = std::fmod(a, b);
+  else if constexpr (std::is_signed_v<C>) r = b == C(-1) ? C(0) : C(a % b);  // min % -1 traps in hardware
   else r = a % b;
   if constexpr (std::is_signed_v<C>) {  // unsigned types and bool have no sign to fix up
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -27,19 +29,31 @@ template <typename C> C py_mod(C a, C b) {
   return r;
 }
 
+// a / b for integers; min / -1 wraps to min (the hardware division would trap).
+template <typename C> C int_div(C a, C b) {
+  if constexpr (std::is_signed_v<C> && !std::is_same_v<C, bool>)
+    if (b == C(-1)) return C(std::make_unsigned_t<C>(0) - std::make_unsigned_t<C>(a));
+  return C(a / b);
+}
+
 template <typename C> C floor_div(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) return std::floor(a / b);
   else {
+    if constexpr (std::is_signed_v<C> && !std::is_same_v<C, bool>)
+      if (b == C(-1)) return int_div(a, b);
     C q = a / b;
     if constexpr (std::is_signed_v<C>) return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
     return q;
   }
 }
 
+// Integer powers; a negative exponent gives PyTorch's integer results: 1 for base 1, +-1 for base -1, else 0.
 template <typename C> C int_pow(C base, C exp) {
   if constexpr (std::is_same_v<C, bool>) {
     return base || !exp;  // b ** 1 = b, b ** 0 = 1
   } else {
+    if constexpr (std::is_signed_v<C>)
+      if (exp < 0) return base == C(1) ? C(1) : base == C(-1) ? C((exp & 1) ? -1 : 1) : C(0);
     C r = 1;
     for (; exp > 0; exp >>= 1, base *= base)
       if (exp & 1) r *= base;
@@ -61,7 +75,7 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
     case Bin::div: return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
     case Bin::div_trunc:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::trunc(a / b); });
-      else return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+      else return map2<T, T>(o, x, y, [](C a, C b) { return int_div(a, b); });
     case Bin::div_floor: return map2<T, T>(o, x, y, [](C a, C b) { return floor_div(a, b); });
     case Bin::rem: return map2<T, T>(o, x, y, [](C a, C b) { return py_mod(a, b); });
     case Bin::pow:
@@ -154,6 +168,8 @@ Tensor dense_binary(Bin op, const Tensor& x, const Tensor& y, const KernelContex
 }
 
 Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
+  if (op == Bin::pow) common::check_integer_pow(a);
+  if (op == Bin::add || op == Bin::sub) common::check_alpha(a.tensor(0), a.tensor(1), alpha);
   if (!inplace)
     if (const Tensor *xp = a.tensor_in_place(0), *yp = a.tensor_in_place(1); xp && yp)
       if (Tensor out = dense_binary(op, *xp, *yp, kc, alpha); out.defined()) return out;

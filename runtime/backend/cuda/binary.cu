@@ -21,7 +21,10 @@ template <typename C> __device__ __forceinline__ C floor_div(C a, C b) {
   }
 }
 
+// A negative exponent gives PyTorch's integer results (as the CPU kernel): 1 for base 1, +-1 for base -1, else 0.
 template <typename C> __device__ __forceinline__ C int_pow(C base, C exp) {
+  if constexpr (std::is_signed_v<C>)
+    if (exp < C(0)) return base == C(1) ? C(1) : base == C(-1) ? C((exp & 1) ? -1 : 1) : C(0);
   C r = 1;
   for (; exp > C(0); exp >>= 1, base *= base)
     if (exp & 1) r *= base;

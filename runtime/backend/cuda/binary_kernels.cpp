@@ -1,5 +1,6 @@
 // CUDA kernels for broadcasting binary ops: add/sub (alpha), mul, div (rounding modes), pow, remainder,
 // floor_divide, maximum/minimum, comparisons and logical and/or, with the CPU backend's type promotion.
+#include "runtime/backend/common/binary_checks.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
@@ -22,7 +23,9 @@ void check_inplace(OpId id, const Tensor& self, DType dt, const Dims& shape) {
 }
 
 Tensor binary(BinOp op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
+  if (op == BinOp::pow) common::check_integer_pow(a);
   Tensor x = a.tensor(0), y = a.tensor(1);
+  if (op == BinOp::add || op == BinOp::sub) common::check_alpha(x, y, alpha);
   AMPS_CHECK(!(x.device().is_host() && !is_host_scalar(x)) && !(y.device().is_host() && !is_host_scalar(y)),
              "{}: Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
              op_name(a.op()), device_str(x.device()), device_str(y.device()));

@@ -218,6 +218,9 @@ TEST_F(SafetensorsCorrupt, BadOffsetsAndDTypesAreRefused) {
   EXPECT_NE(with_header(R"({"a":{"dtype":"Q9","shape":[1],"data_offsets":[0,4]}})", 4).find("unsupported dtype"), std::string::npos);
   EXPECT_NE(with_header(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8).find("hole"), std::string::npos);
   EXPECT_NE(with_header(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 9).find("trailing"), std::string::npos);
+  // a shape whose byte count wraps around to the offsets' (2^62 * 2^62 * 4 bytes is 2^128, 0 modulo 2^128)
+  EXPECT_NE(with_header(R"({"a":{"dtype":"F32","shape":[4611686018427387904,4611686018427387904,4],"data_offsets":[0,0]}})", 0)
+                .find("overflows"), std::string::npos);
   EXPECT_NE(with_header(R"([1,2])", 0).find("not a JSON object"), std::string::npos);
 }
 
