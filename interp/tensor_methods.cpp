@@ -165,6 +165,7 @@ Value TensorObj::get_attr(Interp&, Atom name) {
   if (n == "ndim") return Value(tensor.dim());
   if (n == "T") return wrap(tensor.dim() < 2 ? tensor : tensor.transpose(0, 1));
   if (n == "data") return wrap(tensor.detach());
+  if (n == "_is_param") return Value(tensor.impl()->is_parameter);
   const Value* m = find_method(name);
   return m ? Value(make<BoundMethod>(Value(this), *m)) : Value::undef();
 }
@@ -180,11 +181,15 @@ bool TensorObj::set_attr(Interp& in, Atom name, const Value& v) {
     else Interp::fail("TypeError", "assigned grad must be a Tensor or none, not " + amps::interp::type_name(v), {});
     return true;
   }
-  if (*name == "data") {
+  if (*name == "data") {  // PyTorch's set_data: the tensor keeps its identity and holds src's data (any shape,
+                          // dtype or device), shared with src
     const rt::Tensor* src = tensor_of(v);
     if (!src) Interp::fail("TypeError", "assigned data must be a Tensor, not " + amps::interp::type_name(v), {});
-    rt::GradModeGuard no_grad(false);
-    tensor.copy_(*src);
+    tensor.set_data(*src);
+    return true;
+  }
+  if (*name == "_is_param") {  // nn.Parameter's mark: registered as a module parameter even while frozen
+    tensor.impl()->is_parameter = in.truthy(v);
     return true;
   }
   return false;

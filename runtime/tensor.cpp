@@ -34,6 +34,17 @@ void TensorImpl::set_geometry(Dims sizes, Dims strides, int64_t offset) {
   contiguous_ = is_contiguous_layout(sizes_, strides_);
 }
 
+void TensorImpl::set_data(const TensorImpl& src) {
+  if (&src == this) return;
+  storage_ = src.storage_;
+  sizes_ = src.sizes_;
+  strides_ = src.strides_;
+  offset_ = src.offset_;
+  numel_ = src.numel_;
+  dtype_ = src.dtype_;
+  contiguous_ = src.contiguous_;
+}
+
 Tensor Tensor::empty(Dims sizes, DType dtype, Device device) {
   for (int64_t s : sizes) AMPS_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
                                      format_shape(sizes));
@@ -103,6 +114,11 @@ void Tensor::set_grad(const Tensor& g) {
     AMPS_CHECK(g.device() == device(), "assigned grad has data located on a different device");
   }
   ensure_autograd_meta().grad = g;
+}
+
+void Tensor::set_data(const Tensor& src) {
+  AMPS_CHECK(src.defined(), "set_data: the new data is not a tensor");
+  impl_->set_data(*src.impl_);
 }
 
 bool Tensor::is_leaf() const { return !autograd_meta() || !autograd_meta()->grad_fn; }

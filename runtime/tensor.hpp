@@ -38,9 +38,14 @@ class TensorImpl {
   // Replaces the geometry (used by resize/in-place reshaping ops); recomputes numel and contiguity.
   void set_geometry(Dims sizes, Dims strides, int64_t offset);
   void set_storage(std::shared_ptr<Storage> s) { storage_ = std::move(s); }
+  // Takes over [src]'s storage, geometry and dtype (PyTorch's set_data): this tensor object, its autograd
+  // identity and flags stay; what it holds becomes src's (shared, not copied).
+  void set_data(const TensorImpl& src);
 
   // A Python number that the binding layer wrapped into a 0-dim tensor: lowest promotion priority.
   bool is_wrapped_number = false;
+  // Registered as a module parameter (nn.Parameter): stays one when its requires_grad is turned off (frozen).
+  bool is_parameter = false;
   // Null until autograd first touches the tensor (requires_grad, grad, grad_fn).
   std::unique_ptr<AutogradMeta> autograd;
 
@@ -110,6 +115,8 @@ class Tensor {
   // The accumulated gradient (undefined until backward writes one).
   Tensor grad() const;
   void set_grad(const Tensor& g);
+  // `t.data = src`: t keeps its identity (autograd metadata, parameter flag) and holds src's data from now on.
+  void set_data(const Tensor& src);
   bool is_leaf() const;
   AutogradMeta* autograd_meta() const { return impl_->autograd.get(); }
   AutogradMeta& ensure_autograd_meta();

@@ -641,7 +641,11 @@ void shape_rules(Table& t) {
   t[size_t(O::triu)] = {0, [](C c) { return Tensors{op(O::triu, c.g(), c.a.i64(1))}; }};
   t[size_t(O::embedding)] = {in_(0), [](C c) {
     Tensor idx = c.in(0).reshape({-1}), g = rows(c.g(), c.sizes(1)[1]);
-    if (!c.a.is_none(2)) g = where(eq(idx, c.a.i64(2)).unsqueeze(1), num(0), g);
+    if (!c.a.is_none(2)) {  // the padding row gets no gradient; negative padding_idx and indices count from the end
+      const int64_t n = c.sizes(1)[0], pad = c.a.i64(2) < 0 ? c.a.i64(2) + n : c.a.i64(2);
+      Tensor row = where(lt(idx, Scalar(int64_t(0))), add(idx, Tensor::scalar(Scalar(n), DType::int64).to(idx.device())), idx);
+      g = where(eq(row, pad).unsqueeze(1), num(0), g);
+    }
     return c.grads(nullptr, [&] { return op(O::index_add, zeros_of(c, 1), 0, idx, g); }); }};
   t[size_t(O::index_add)] = {in_(2), [](C c) {
     return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return index_select(c.g(), c.a.i64(1), c.in(2)); }); }};
