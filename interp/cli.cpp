@@ -47,6 +47,9 @@ SourceRef load_source(const std::string& path) {
     ss << std::cin.rdbuf();
     return std::make_shared<SourceFile>("<stdin>", ss.str(), ".");
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw AmpsError("IsADirectoryError", "cannot run '" + path + "': it is a directory, not a script");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw AmpsError("FileNotFoundError", "cannot open script '" + path + "': " + std::strerror(errno));
   ss << f.rdbuf();
@@ -58,7 +61,7 @@ int report(const AmpsError& e) {
   std::fflush(stdout);
   std::string text = format_diagnostic(e);
   if (!e.has_span() && text.starts_with("<unknown>: ")) text = "amps: " + text.substr(11);
-  std::fputs(text.c_str(), stderr);
+  std::fwrite(text.data(), 1, text.size(), stderr);  // all of it: a NUL in a shown source line must not cut it
   return 1;
 }
 

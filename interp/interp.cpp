@@ -105,6 +105,9 @@ Value Interp::execute(const std::shared_ptr<Program>& prog, SourceRef src, bool 
 }
 
 static std::string read_file(const std::string& path, const Span& where) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    Interp::fail("IsADirectoryError", fmt::format("cannot read '{}': it is a directory, not a script", path), where);
   std::ifstream f(path, std::ios::binary);
   if (!f) Interp::fail("FileNotFoundError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)), where);
   std::ostringstream ss;

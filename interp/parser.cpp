@@ -86,46 +86,95 @@ struct ParseSession {
   ErrorListener listener;
 };
 
+// SyntaxError unless [text] is valid UTF-8 without NUL bytes (ANTLR's decoder would throw without a position, a
+// NUL would cut messages short); the position counts code points, as the lexer's columns do.
+void check_source_text(const SourceRef& src, const std::string& text) {
+  uint32_t line = 1, col = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= text.size() && c != 0 && !(n == 2 && c < 0xC2);
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!ok) {
+      Span at{src.get(), line, col, line, col + 1};
+      if (c == 0) throw AmpsError("SyntaxError", "the source contains a NUL byte; remove it (is this a text file?)", at);
+      throw AmpsError("SyntaxError", fmt::format("invalid UTF-8 byte 0x{:02x} in the source; save the file as UTF-8", c), at);
+    }
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+    i += n;
+  }
+}
+
+// Runs [parse] on a session over [text]; brackets nested past TokenFilter::kMaxNesting are a SyntaxError.
+template <typename F> auto with_nesting_limit(const SourceRef& src, F&& parse) {
+  try {
+    return parse();
+  } catch (const NestingTooDeep& e) {
+    Span at{src.get(), uint32_t(e.line), uint32_t(e.col), uint32_t(e.line), uint32_t(e.col + 1)};
+    throw AmpsError("SyntaxError", fmt::format("too many nested brackets (more than {}); split the expression into "
+                                               "named parts", TokenFilter::kMaxNesting), at);
+  }
+}
+
 }  // namespace
 
 Program parse_program(SourceRef src) {
-  ParseSession s(src, src->text(), 1, 0);
-  auto* tree = s.parser.program();
-  Program prog{src, {}};
-  prog.body = AstBuilder(src).program(tree);
-  return prog;
+  check_source_text(src, src->text());
+  return with_nesting_limit(src, [&] {
+    ParseSession s(src, src->text(), 1, 0);
+    auto* tree = s.parser.program();
+    Program prog{src, {}};
+    prog.body = AstBuilder(src).program(tree);
+    return prog;
+  });
 }
 
 ExprPtr parse_embedded_expr(const SourceRef& src, const std::string& text, uint32_t line, uint32_t col) {
-  ParseSession s(src, text, line, col);
-  auto* tree = s.parser.exprOnly();
-  return AstBuilder(src).expr(tree->expr());
+  return with_nesting_limit(src, [&] {
+    ParseSession s(src, text, line, col);
+    auto* tree = s.parser.exprOnly();
+    return AstBuilder(src).expr(tree->expr());
+  });
 }
 
 std::string dump_tokens(const SourceRef& src) {
-  antlr4::ANTLRInputStream input(src->text());
-  amps_gen::AmpsLexer lexer(&input);
-  lexer.removeErrorListeners();
-  TokenFilter filter(lexer);
-  std::string out;
-  for (auto t = filter.nextToken(); t->getType() != antlr4::Token::EOF; t = filter.nextToken()) {
-    std::string name(lexer.getVocabulary().getSymbolicName(t->getType()));
-    if (name.empty()) name = "PUNCT";
-    std::string text = t->getType() == amps_gen::AmpsLexer::NEWLINE ? "\\n" : t->getText();
-    out += fmt::format("{}:{} {} '{}'\n", t->getLine(), t->getCharPositionInLine() + 1, name, text);
-  }
-  return out;
+  check_source_text(src, src->text());
+  return with_nesting_limit(src, [&] {
+    antlr4::ANTLRInputStream input(src->text());
+    amps_gen::AmpsLexer lexer(&input);
+    lexer.removeErrorListeners();
+    TokenFilter filter(lexer);
+    std::string out;
+    for (auto t = filter.nextToken(); t->getType() != antlr4::Token::EOF; t = filter.nextToken()) {
+      std::string name(lexer.getVocabulary().getSymbolicName(t->getType()));
+      if (name.empty()) name = "PUNCT";
+      std::string text = t->getType() == amps_gen::AmpsLexer::NEWLINE ? "\\n" : t->getText();
+      out += fmt::format("{}:{} {} '{}'\n", t->getLine(), t->getCharPositionInLine() + 1, name, text);
+    }
+    return out;
+  });
 }
 
 bool needs_more_input(const std::string& text) {
-  antlr4::ANTLRInputStream input(text);
-  amps_gen::AmpsLexer lexer(&input);
-  lexer.removeErrorListeners();
-  TokenFilter filter(lexer);
-  bool any = false;
-  while (filter.nextToken()->getType() != antlr4::Token::EOF) any = true;
-  if (!any) return false;
-  return !filter.open_brackets().empty() || filter.continues_after_text();
+  try {
+    antlr4::ANTLRInputStream input(text);
+    amps_gen::AmpsLexer lexer(&input);
+    lexer.removeErrorListeners();
+    TokenFilter filter(lexer);
+    bool any = false;
+    while (filter.nextToken()->getType() != antlr4::Token::EOF) any = true;
+    if (!any) return false;
+    return !filter.open_brackets().empty() || filter.continues_after_text();
+  } catch (const NestingTooDeep&) {
+    return false;  // complete enough: the parse reports it
+  } catch (const std::exception&) {
+    return false;  // invalid UTF-8: the parse reports it with its position
+  }
 }
 
 }  // namespace amps::interp

@@ -25,6 +25,7 @@ void TokenFilter::track(const antlr4::Token& t) {
   const std::string text = t.getText();
   if (text == "(" || text == "[" || text == "{") {
     open_.push_back({text[0], t.getLine(), t.getCharPositionInLine() + 1});
+    if (open_.size() > kMaxNesting) throw NestingTooDeep{t.getLine(), t.getCharPositionInLine() + 1};
   } else if ((text == ")" || text == "]" || text == "}") && !open_.empty()) {
     open_.pop_back();
   }

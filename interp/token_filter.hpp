@@ -10,8 +10,16 @@
 
 namespace amps::interp {
 
+// Thrown by TokenFilter when brackets nest deeper than kMaxNesting (as Python's parser limit): deeper input
+// would make the parser's recursion slow and memory-hungry. The parser turns it into a SyntaxError.
+struct NestingTooDeep {
+  size_t line, col;
+};
+
 class TokenFilter : public antlr4::TokenSource {
  public:
+  static constexpr size_t kMaxNesting = 200;
+
   explicit TokenFilter(amps_gen::AmpsLexer& lexer) : lexer_(lexer) {}
 
   std::unique_ptr<antlr4::Token> nextToken() override;

@@ -226,3 +226,30 @@ TEST(Eval, ReprAndStrFollowPython) {
 
 }  // namespace
 }  // namespace amps::interp
+
+namespace amps::interp {
+namespace {
+
+// Source text the lexer cannot take is a positioned SyntaxError, never an exception without a place: invalid
+// UTF-8, NUL bytes, brackets nested past the parser's limit; a directory is not a script.
+TEST(Eval, BadSourceTextIsAPositionedSyntaxError) {
+  Harness h;
+  AmpsError utf8 = h.error("let a = 1\nprint(\"\xc3\xa9\", \"a\xff\")");
+  EXPECT_EQ(utf8.kind(), "SyntaxError");
+  EXPECT_EQ(utf8.message(), "invalid UTF-8 byte 0xff in the source; save the file as UTF-8");
+  EXPECT_EQ(utf8.span().line, 2u);
+  EXPECT_EQ(utf8.span().col, 14u);  // code points: the two-byte é counts once
+  AmpsError nul = h.error(std::string("print(1)\0print(2)", 17));
+  EXPECT_EQ(nul.kind(), "SyntaxError");
+  EXPECT_EQ(nul.span().col, 9u);
+  EXPECT_EQ(h.error("let x = " + std::string(201, '(') + "1" + std::string(201, ')')).message(),
+            "too many nested brackets (more than 200); split the expression into named parts");
+  h.run("let ok = " + std::string(150, '[') + "1" + std::string(150, ']'));
+  const std::string dir = (std::filesystem::temp_directory_path() / "amps_dir_script").string();
+  std::filesystem::create_directories(dir);
+  AmpsError imp = h.error("import \"" + dir + "\" as d");
+  EXPECT_EQ(imp.kind(), "IsADirectoryError");
+}
+
+}  // namespace
+}  // namespace amps::interp
