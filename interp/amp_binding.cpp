@@ -62,7 +62,7 @@ DeviceType device_type_of(const Value& v) {
 }
 
 rt::DType dtype_arg(const Value& v, const char* what) {
-  if (v.is(ObjKind::DType)) return v.as<DTypeObj>()->dtype;
+  if (std::optional<rt::DType> d = script_dtype(v)) return *d;  // a dtype, or the builtins float/int/bool naming one
   throw rt::Error("TypeError", fmt::format("{} must be a dtype, not {}", what, type_name(v)));
 }
 
@@ -303,6 +303,7 @@ Value m_update(Interp&, CallArgs& a) {
   if (!r.has(1) || r.get(1).is_none()) s.update();
   else if (r.get(1).is_float()) s.update(r.get(1).as_float());
   else if (const rt::Tensor* t = tensor_of(r.get(1))) s.update(*t);
+  else if (s.is_enabled() && !s.scale_tensor().defined()) s.update();  // PyTorch's "_scale is None" guard comes first
   else if (s.is_enabled())
     throw rt::Error("AttributeError", fmt::format("'{}' object has no attribute 'device'", type_name(r.get(1))));
   return Value();

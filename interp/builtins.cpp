@@ -74,15 +74,27 @@ Value parse_number(const std::string& text, bool want_int, const Span& where) {
   Interp::fail("ValueError", fmt::format("could not convert string to float: '{}'", text), where);
 }
 
+}  // namespace
+
+Value int_of_integral_double(double d, const Span& where) {
+  if (std::isnan(d)) Interp::fail("ValueError", "cannot convert float NaN to integer", where);
+  if (std::isinf(d)) Interp::fail("OverflowError", "cannot convert float infinity to integer", where);
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    Interp::fail("OverflowError", "integer result does not fit in 64 bits", where);
+  return Value(int64_t(d));
+}
+
+namespace {
+
 Value b_int(Interp& in, CallArgs& a) {
   ArgReader r(a, "int", {"x"});
   if (!r.has(0)) return Value(int64_t(0));
   const Value& v = r.get(0);
   if (v.is_int() || v.is_bool()) return Value(v.as_int());
   if (v.is_float()) {
-    double d = v.as_float();
+    const double d = v.as_float();
     if (!std::isfinite(d)) Interp::fail("ValueError", "cannot convert " + format_float(d) + " to int", a.span);
-    return Value(int64_t(std::trunc(d)));
+    return int_of_integral_double(std::trunc(d), a.span);
   }
   if (v.is(ObjKind::Str)) return parse_number(v.as<Str>()->value, true, a.span);
   Value m = in.find_attr(v, intern("item"));
@@ -177,7 +189,10 @@ Value b_abs(Interp& in, CallArgs& a) {
   ArgReader r(a, "abs", {"x"});
   const Value& v = r.required(0);
   if (v.is_float()) return Value(std::fabs(v.as_float()));
-  if (v.is_int() || v.is_bool()) return Value(v.as_int() < 0 ? -v.as_int() : v.as_int());
+  if (v.is_int() || v.is_bool()) {
+    if (v.as_int() == INT64_MIN) Interp::fail("OverflowError", "integer result does not fit in 64 bits", a.span);
+    return Value(v.as_int() < 0 ? -v.as_int() : v.as_int());
+  }
   Value m = in.find_attr(v, intern("abs"));
   if (!m.is_undef()) return in.call(m, std::vector<Value>{});
   r.type_error(0, "a number");
@@ -227,7 +242,7 @@ Value b_round(Interp& in, CallArgs& a) {
   if (!r.has(1) || r.get(1).is_none()) {
     double f = std::nearbyint(d);   // round half to even, like Python
     if (!std::isfinite(f)) Interp::fail("ValueError", "cannot round " + format_float(d) + " to an int", a.span);
-    return Value(int64_t(f));
+    return int_of_integral_double(f, a.span);
   }
   if (v.is_int()) return v;
   int64_t nd = r.int_or(1, 0);

@@ -19,6 +19,10 @@ Value builtin_method(Interp& in, const Value& self, Atom name);
 // Python float repr (shortest round trip, "65536.0").
 std::string format_float(double d);
 
+// An integral double (already truncated/rounded) as an int: ValueError for NaN, OverflowError for infinities
+// and values outside int64 (Python's ints are unbounded; amps' stop at 64 bits rather than wrap).
+Value int_of_integral_double(double d, const Span& where);
+
 // Reads a native function's arguments by position or keyword, Python-style, against a
 // parameter list; rejects unknown keywords, duplicates and extra positionals with TypeError.
 class ArgReader {

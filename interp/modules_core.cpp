@@ -26,11 +26,11 @@ void install_math_module(Interp& in) {
     for (auto& [name, f] : fns) def(m, name, unary_math(name, f));
     def(m, "floor", [](Interp&, CallArgs& a) {
       ArgReader r(a, "floor", {"x"});
-      return Value(int64_t(std::floor(r.float_or(0, 0))));
+      return r.get(0).is_int() ? r.get(0) : int_of_integral_double(std::floor(r.float_or(0, 0)), a.span);
     });
     def(m, "ceil", [](Interp&, CallArgs& a) {
       ArgReader r(a, "ceil", {"x"});
-      return Value(int64_t(std::ceil(r.float_or(0, 0))));
+      return r.get(0).is_int() ? r.get(0) : int_of_integral_double(std::ceil(r.float_or(0, 0)), a.span);
     });
     def(m, "isnan", [](Interp&, CallArgs& a) { ArgReader r(a, "isnan", {"x"}); return Value(std::isnan(r.float_or(0, 0))); });
     def(m, "isinf", [](Interp&, CallArgs& a) { ArgReader r(a, "isinf", {"x"}); return Value(std::isinf(r.float_or(0, 0))); });

@@ -106,7 +106,7 @@ void check_conv_backward_shapes(OpId op, const Dims& in, const Dims& w, const Te
 
 int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
   int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-  int64_t o = num / s + 1;
+  int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;  // floor division, as PyTorch's div_rtn
   if (ceil_mode && (o - 1) * s >= in + p) --o;
   return o;
 }
