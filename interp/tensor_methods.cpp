@@ -163,7 +163,12 @@ Value TensorObj::get_attr(Interp&, Atom name) {
   if (n == "is_leaf") return Value(tensor.is_leaf());
   if (n == "grad_fn") return grad_fn_value(tensor);
   if (n == "ndim") return Value(tensor.dim());
-  if (n == "T") return wrap(tensor.dim() < 2 ? tensor : tensor.transpose(0, 1));
+  if (n == "T") {  // all dims reversed, as PyTorch's Tensor.T
+    rt::Dims order;
+    for (int64_t d = tensor.dim() - 1; d >= 0; --d) order.push_back(d);
+    return wrap(tensor.dim() < 2 ? tensor : tensor.permute(order));
+  }
+  if (n == "mT") return wrap(tensor.transpose(-2, -1));
   if (n == "data") return wrap(tensor.detach());
   if (n == "_is_param") return Value(tensor.impl()->is_parameter);
   const Value* m = find_method(name);

@@ -110,7 +110,8 @@ rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, r
   if (const rt::Tensor* t = tensor_of(data)) return dtype ? t->to(*dtype).clone() : t->clone();
   Nested n;
   flatten(data, 0, n, where);
-  rt::DType dt = dtype ? *dtype : n.any_float ? rt::DType::float32 : (n.all_bool && !n.values.empty()) ? rt::DType::bool_ : rt::DType::int64;
+  rt::DType dt = dtype ? *dtype : (n.any_float || n.values.empty()) ? rt::DType::float32  // tensor([]) is float32 (PyTorch)
+                   : n.all_bool ? rt::DType::bool_ : rt::DType::int64;
   return rt::Tensor::from_doubles(n.values, n.sizes, dt, device);
 }
 

@@ -419,8 +419,10 @@ Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
     const T* in = rows.data<T>();
     T* o = out.data<T>();
     for (int64_t i = 0; i < outer; ++i) {
-      acc_t<compute_t<T>> s = 0;
-      for (int64_t j = 0; j < inner; ++j) o[i * inner + j] = T(s += acc_t<compute_t<T>>(compute_t<T>(in[i * inner + j])));
+      // floats run in double, as PyTorch's CPU acc_type (a float32 running sum drifts over long rows)
+      using A = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, acc_t<compute_t<T>>>;
+      A s = 0;
+      for (int64_t j = 0; j < inner; ++j) o[i * inner + j] = T(s += A(compute_t<T>(in[i * inner + j])));
     }
   });
   return one_tensor(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)));

@@ -85,7 +85,10 @@ template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) 
 template <typename T> void apply_param(Un op, const Tensor& o, const Tensor& x, const UnParams& p) {
   using C = compute_t<T>;
   if (op == Un::clamp) {
-    const C lo = p.has_lo ? C(p.p0) : std::numeric_limits<C>::lowest(), hi = p.has_hi ? C(p.p1) : std::numeric_limits<C>::max();
+    // a missing bound is infinite (for floats: +-inf stays +-inf, as PyTorch; lowest()/max() would clip it)
+    using L = std::numeric_limits<C>;
+    const C lo = p.has_lo ? C(p.p0) : L::has_infinity ? -L::infinity() : L::lowest();
+    const C hi = p.has_hi ? C(p.p1) : L::has_infinity ? L::infinity() : L::max();
     return map1<T, T>(o, x, [lo, hi](C v) { return v != v ? v : std::min(std::max(v, lo), hi); });
   }
   if (op == Un::nan_to_num) {
