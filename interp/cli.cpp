@@ -127,6 +127,9 @@ int cli_main(int argc, char** argv) {
     return dispatch(opt);
   } catch (const AmpsError& e) {
     return report(e);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "amps: MemoryError: out of memory\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "amps: internal error: %s\n", e.what());
     return 1;

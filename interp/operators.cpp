@@ -95,6 +95,13 @@ Value float_arith(BinaryOp op, double a, double b, const Span& where) {
 // Sequence repetition count for str/list/tuple * int.
 int64_t repeat_count(const Value& n) { return n.as_int() < 0 ? 0 : n.as_int(); }
 
+// MemoryError (before allocating) when [count] copies of [size] elements would pass [limit] elements.
+void check_repeat_size(size_t size, int64_t count, uint64_t limit, const char* what) {
+  if (size > 0 && uint64_t(count) > limit / size)
+    throw rt::Error("MemoryError", fmt::format("repeating a {} of length {} {} times is too large to fit in memory", what,
+                                               size, count));
+}
+
 Value sequence_op(BinaryOp op, const Value& a, const Value& b) {
   if (op == BinaryOp::Add && a.is(ObjKind::Str) && b.is(ObjKind::Str)) return make_str(a.as<Str>()->value + b.as<Str>()->value);
   if (op == BinaryOp::Add && a.is(ObjKind::List) && b.is(ObjKind::List)) {
@@ -110,12 +117,16 @@ Value sequence_op(BinaryOp op, const Value& a, const Value& b) {
   if (op != BinaryOp::Mul || !(b.is_int() || b.is_bool())) return Value::undef();
   if (a.is(ObjKind::Str)) {
     std::string out;
+    check_repeat_size(a.as<Str>()->value.size(), repeat_count(b), uint64_t(1) << 32, "string");
+    out.reserve(a.as<Str>()->value.size() * size_t(repeat_count(b)));
     for (int64_t i = 0; i < repeat_count(b); ++i) out += a.as<Str>()->value;
     return make_str(std::move(out));
   }
   if (a.is(ObjKind::List) || a.is(ObjKind::Tuple)) {
     const auto& src = a.is(ObjKind::List) ? a.as<List>()->items : a.as<Tuple>()->items;
     std::vector<Value> out;
+    check_repeat_size(src.size(), repeat_count(b), uint64_t(1) << 28, "sequence");
+    out.reserve(src.size() * size_t(repeat_count(b)));
     for (int64_t i = 0; i < repeat_count(b); ++i) out.insert(out.end(), src.begin(), src.end());
     return a.is(ObjKind::List) ? make_list(std::move(out)) : make_tuple(std::move(out));
   }
