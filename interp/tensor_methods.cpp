@@ -6,6 +6,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/tensor_value.hpp"
+#include "runtime/autograd/view_inplace.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::interp {
@@ -155,6 +156,7 @@ const Value* find_method(Atom name) {
 
 Value TensorObj::get_attr(Interp&, Atom name) {
   const std::string& n = *name;
+  if (n == "requires_grad" || n == "grad_fn" || n == "is_leaf") rt::autograd::refresh_view_history(tensor);
   if (n == "shape") return shape_tuple(tensor);
   if (n == "dtype") return wrap_dtype(tensor.dtype());
   if (n == "device") return wrap_device(tensor.device());

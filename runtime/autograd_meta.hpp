@@ -38,6 +38,9 @@ struct AutogradMeta {
   std::weak_ptr<Node> grad_accumulator;
   // Set on views of tensors that require grad: the tensor this one views (for in-place on views).
   Tensor view_base;
+  // The storage version when this view's history was last set: a later in-place change of the base (or of
+  // another view of it) makes the history stale, and refresh_view_history rebuilds it from the base's.
+  uint32_t view_version = 0;
   // Gradient hooks registered with register_hook, run in order before accumulation.
   std::vector<std::function<Tensor(const Tensor&)>> hooks;
 

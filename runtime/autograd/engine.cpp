@@ -6,6 +6,7 @@
 
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/rules.hpp"
+#include "runtime/autograd/view_inplace.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
 #include "runtime/shape.hpp"
@@ -178,6 +179,7 @@ std::vector<Edge> root_edges(const Tensors& outputs, const Tensors& grad_outputs
              "length as tensors: got {} and {}", grad_outputs.size(), outputs.size());
   std::vector<Edge> roots;
   for (size_t i = 0; i < outputs.size(); ++i) {
+    refresh_view_history(outputs[i]);  // a root viewing a base changed in place since it was made
     Edge e = gradient_edge(outputs[i]);
     AMPS_CHECK(e.valid(), "element {} of tensors does not require grad and does not have a grad_fn", i);
     roots.push_back(e);

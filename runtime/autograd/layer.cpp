@@ -53,6 +53,15 @@ PoolVector<const Tensor*> slot_tensors(const Args& args) {
   return t;
 }
 
+// Views among [args] whose base changed in place since their history was set get the base's current history.
+void refresh_views(const Args& args) {
+  for (const IValue& v : args) {
+    if (v.is_tensor()) refresh_view_history(v.tensor());
+    if (v.kind() == IValue::Kind::tensor_list)
+      for (const Tensor& t : v.tensors()) refresh_view_history(t);
+  }
+}
+
 bool any_requires_grad(const Args& args) {
   for (const IValue& v : args) {
     if (v.is_tensor() && v.tensor().defined() && v.tensor().requires_grad()) return true;
@@ -172,6 +181,7 @@ class AutogradLayer final : public DispatchLayer {
 
   Tensors call(OpId op, Args& args, const Next& next) override {
     const bool grad_mode = current_context().grad_enabled();
+    if (grad_mode) refresh_views(args);
     if (grad_mode && op_has(op, opflag::inplace)) check_inplace_targets(args[0]);
     const Rule* rule = rule_for(op);
     if (!grad_mode || !rule || !any_requires_grad(args)) {
@@ -232,7 +242,9 @@ class AutogradLayer final : public DispatchLayer {
     const Tensor& in = args[0].tensor();
     if (!in.defined() || !in.is_floating_point() || outs.empty() || outs[0].is_same(in)) return;
     const AutogradMeta* im = in.autograd_meta();
-    const_cast<Tensor&>(outs[0]).ensure_autograd_meta().view_base = im && im->view_base.defined() ? im->view_base : in;
+    AutogradMeta& om = const_cast<Tensor&>(outs[0]).ensure_autograd_meta();
+    om.view_base = im && im->view_base.defined() ? im->view_base : in;
+    om.view_version = outs[0].version();
   }
 };
 

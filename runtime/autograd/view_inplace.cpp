@@ -97,6 +97,25 @@ void rebase_view(const Tensor& view, const std::shared_ptr<GradNode>& fn) {
   vb->in_meta = {TensorMeta::of(base)};
   vb->out_meta = {TensorMeta::of(view)};
   set_history(view, vb, 0);
+  mark_view_history(view);
+}
+
+void mark_view_history(const Tensor& view) {
+  if (AutogradMeta* m = view.autograd_meta()) m->view_version = view.version();
+}
+
+void refresh_view_history(const Tensor& view) {
+  AutogradMeta* m = view.defined() ? view.autograd_meta() : nullptr;
+  if (!m || !m->view_base.defined() || m->view_version == view.version()) return;
+  m->view_version = view.version();
+  const Tensor& base = m->view_base;
+  if (!base.requires_grad() || !base.is_contiguous()) return;
+  const Geometry g = Geometry::of(view, base);
+  auto vb = std::make_shared<AsStridedBackward>(g);
+  vb->next = {gradient_edge(base)};
+  vb->in_meta = {TensorMeta::of(base)};
+  vb->out_meta = {TensorMeta::of(view)};
+  set_history(view, vb, 0);
 }
 
 }  // namespace amps::rt::autograd
