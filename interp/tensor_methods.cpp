@@ -15,6 +15,7 @@ Value op_method(Atom name);
 Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where);
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp
+void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compound_methods.cpp
 Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
@@ -124,6 +125,7 @@ const MethodMap& special_methods() {
     add(m, "cuda", move_to(rt::Device::cuda(0)));
     add(m, "requires_grad_", m_requires_grad_);
     add_autograd_methods(m);
+    add_compound_methods(m);
     add(m, "is_floating_point", [](Interp&, CallArgs& a) { return Value(self_of(a).is_floating_point()); });
     add(m, "is_contiguous", [](Interp&, CallArgs& a) { return Value(self_of(a).is_contiguous()); });
     add(m, "__len__", [](Interp&, CallArgs& a) {

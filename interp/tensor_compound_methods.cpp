@@ -1,0 +1,174 @@
+// Tensor methods PyTorch has that are compositions of other ops (so autograd, autocast and every device come
+// with them): expand_as, type_as, new_zeros/new_ones/new_empty/new_full/new_tensor, unbind, movedim, repeat,
+// flip, stride.
+#include <fmt/format.h>
+
+#include <numeric>
+#include <unordered_map>
+
+#include "interp/builtins.hpp"
+#include "interp/tensor_value.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::interp {
+namespace {
+
+const rt::Tensor& self_of(CallArgs& a) { return a.pos.front().as<TensorObj>()->tensor; }
+
+void add(std::unordered_map<Atom, Value>& m, const char* name, Native::Fn fn) {
+  m[intern(name)] = make<Native>(name, std::move(fn));
+}
+
+// Ints from the arguments after self: f(2, 3) or f([2, 3]) / f((2, 3)).
+rt::Dims int_args(Interp& in, CallArgs& a, const char* what) {
+  std::vector<Value> items(a.pos.begin() + 1, a.pos.end());
+  if (items.size() == 1 && !items[0].is_int()) {
+    items.clear();
+    in.iterate(a.pos[1], a.span, [&](Value v) {
+      items.push_back(std::move(v));
+      return true;
+    });
+  }
+  rt::Dims out;
+  for (const Value& v : items) {
+    if (!v.is_int()) Interp::fail("TypeError", fmt::format("{}(): arguments must be ints, not {}", what, type_name(v)), a.span);
+    out.push_back(v.as_int());
+  }
+  return out;
+}
+
+// new_zeros/new_ones/new_empty/new_full/new_tensor: the global factory [factory] with self's dtype and device
+// unless the call names its own.
+Native::Fn new_like(const char* factory) {
+  return [factory](Interp& in, CallArgs& a) {
+    const rt::Tensor& self = self_of(a);
+    CallArgs call;
+    call.span = a.span;
+    call.pos.assign(a.pos.begin() + 1, a.pos.end());
+    call.kw = a.kw;
+    auto has = [&](const char* k) {
+      return std::any_of(a.kw.begin(), a.kw.end(), [&](const auto& kv) { return *kv.first == k; });
+    };
+    if (!has("dtype")) call.kw.emplace_back(intern("dtype"), wrap_dtype(self.dtype()));
+    if (!has("device")) call.kw.emplace_back(intern("device"), wrap_device(self.device()));
+    return in.call(in.lookup_global(factory), call);
+  };
+}
+
+Value m_unbind(Interp&, CallArgs& a) {
+  const rt::Tensor& t = self_of(a);
+  ArgReader r(a, "unbind", {"self", "dim"});
+  const int64_t dim = rt::wrap_dim(r.int_or(1, 0), t.dim());
+  std::vector<Value> parts;
+  for (int64_t i = 0; i < t.size(dim); ++i) parts.push_back(wrap(t.select(dim, i)));
+  return make_tuple(std::move(parts));
+}
+
+rt::Dims dims_of(Interp& in, const Value& v, int64_t ndim, const Span& where) {
+  rt::Dims out;
+  if (v.is_int()) return {rt::wrap_dim(v.as_int(), ndim)};
+  in.iterate(v, where, [&](Value d) {
+    if (!d.is_int()) Interp::fail("TypeError", "dims must be ints", where);
+    out.push_back(rt::wrap_dim(d.as_int(), ndim));
+    return true;
+  });
+  return out;
+}
+
+// movedim(source, destination): the source dims end up at the destination positions, the others keep their order.
+Value m_movedim(Interp& in, CallArgs& a) {
+  const rt::Tensor& t = self_of(a);
+  ArgReader r(a, "movedim", {"self", "source", "destination"});
+  const rt::Dims src = dims_of(in, r.required(1), t.dim(), a.span), dst = dims_of(in, r.required(2), t.dim(), a.span);
+  if (src.size() != dst.size())
+    Interp::fail("RuntimeError", fmt::format("movedim: Invalid source or destination dims: source ({} dims) should "
+                                             "contain the same number of dims as destination ({} dims)", src.size(),
+                                             dst.size()), a.span);
+  rt::Dims order(size_t(t.dim()), -1);
+  std::vector<bool> used(size_t(t.dim()), false);
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (order[size_t(dst[i])] != -1 || used[size_t(src[i])])
+      Interp::fail("RuntimeError", "movedim: repeated dim in source or destination", a.span);
+    order[size_t(dst[i])] = src[i];
+    used[size_t(src[i])] = true;
+  }
+  int64_t next = 0;
+  for (int64_t& o : order) {
+    if (o != -1) continue;
+    while (used[size_t(next)]) ++next;
+    o = next;
+    used[size_t(next)] = true;
+  }
+  return wrap(t.permute(order));
+}
+
+// repeat(*sizes): tiles the tensor sizes[i] times along dim i (leading new dims when sizes has more): each dim
+// gets an expanded dim of its repeat count in front, and each pair is merged.
+Value m_repeat(Interp& in, CallArgs& a) {
+  const rt::Tensor& t = self_of(a);
+  const rt::Dims reps = int_args(in, a, "repeat");
+  if (int64_t(reps.size()) < t.dim())
+    Interp::fail("RuntimeError", "Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                                 "tensor", a.span);
+  for (int64_t r : reps)
+    if (r < 0) Interp::fail("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}", r), a.span);
+  rt::Dims padded(reps.size() - size_t(t.dim()), 1);
+  padded.insert(padded.end(), t.sizes().begin(), t.sizes().end());
+  rt::Dims pairs, expanded, out;
+  for (size_t i = 0; i < reps.size(); ++i) {
+    pairs.insert(pairs.end(), {1, padded[i]});
+    expanded.insert(expanded.end(), {reps[i], padded[i]});
+    out.push_back(reps[i] * padded[i]);
+  }
+  return wrap(t.reshape(pairs).expand(expanded).reshape(out));
+}
+
+// flip(dims): each listed dim read backwards (index_select with a reversed index).
+Value m_flip(Interp& in, CallArgs& a) {
+  rt::Tensor t = self_of(a);
+  const rt::Dims dims = a.pos.size() == 2 ? dims_of(in, a.pos[1], t.dim(), a.span) : int_args(in, a, "flip");
+  for (int64_t d : dims) {
+    const int64_t dim = rt::wrap_dim(d, t.dim()), n = t.size(dim);
+    std::vector<double> rev(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) rev[size_t(i)] = double(n - 1 - i);
+    rt::Tensor idx = rt::Tensor::from_doubles(rev, {n}, rt::DType::int64).to(t.device());
+    rt::Args args{rt::IValue(t), rt::IValue(dim), rt::IValue(idx)};
+    t = rt::dispatch(rt::OpId::index_select, args)[0];
+  }
+  return wrap(t);
+}
+
+Value m_stride(Interp&, CallArgs& a) {
+  const rt::Tensor& t = self_of(a);
+  ArgReader r(a, "stride", {"self", "dim"});
+  if (r.has(1) && !r.get(1).is_none()) return Value(t.strides()[size_t(rt::wrap_dim(r.get(1).as_int(), t.dim()))]);
+  std::vector<Value> out;
+  for (int64_t s : t.strides()) out.push_back(Value(s));
+  return make_tuple(std::move(out));
+}
+
+}  // namespace
+
+void add_compound_methods(std::unordered_map<Atom, Value>& m) {
+  add(m, "expand_as", [](Interp&, CallArgs& a) {
+    ArgReader r(a, "expand_as", {"self", "other"});
+    return wrap(self_of(a).expand(to_tensor(r.required(1), a.span).sizes()));
+  });
+  add(m, "type_as", [](Interp&, CallArgs& a) {
+    ArgReader r(a, "type_as", {"self", "other"});
+    return wrap(self_of(a).to(to_tensor(r.required(1), a.span).dtype()));
+  });
+  add(m, "new_zeros", new_like("zeros"));
+  add(m, "new_ones", new_like("ones"));
+  add(m, "new_empty", new_like("empty"));
+  add(m, "new_full", new_like("full"));
+  add(m, "new_tensor", new_like("tensor"));
+  add(m, "unbind", m_unbind);
+  add(m, "movedim", m_movedim);
+  add(m, "repeat", m_repeat);
+  add(m, "flip", m_flip);
+  add(m, "stride", m_stride);
+}
+
+}  // namespace amps::interp
