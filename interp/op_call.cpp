@@ -38,9 +38,13 @@ bool place_args(const rt::Schema& s, CallArgs& a, std::vector<std::optional<Valu
   for (size_t i = 0; i < pos.size(); ++i) slots[i] = pos[i];
   for (auto& [key, val] : a.kw) {
     int i = s.find_arg(*key);
+    Value v = val;
+    // var/std's older unbiased= (PyTorch still takes it): correction 1 when true, 0 when false
+    if (i < 0 && *key == "unbiased" && (val.is_bool() || val.is_int()) && (i = s.find_arg("correction")) >= 0)
+      v = Value(int64_t(val.as_int() != 0));
     if (i < 0) { why = fmt::format("got an unexpected keyword argument '{}'", *key); return false; }
     if (slots[i]) { why = fmt::format("got multiple values for argument '{}'", *key); return false; }
-    slots[i] = val;
+    slots[i] = v;
   }
   return true;
 }

@@ -174,7 +174,13 @@ static bool convert(const Value& v, const rt::SchemaArg& arg, rt::IValue& out) {
   if (t == "int") { if (!v.is_int() && !v.is_bool()) return false; out = rt::IValue(v.as_int()); return true; }
   if (t == "float") { if (!v.is_number()) return false; out = rt::IValue(v.to_double()); return true; }
   if (t == "bool") { if (!v.is_bool() && !v.is_int()) return false; out = rt::IValue(v.as_int() != 0); return true; }
-  if (t == "Scalar") return number_ivalue(v, out);
+  if (t == "Scalar") {  // a number, or a one-element tensor read as one (clamp(min=tensor(0.)), fill_(tensor(3.)))
+    if (number_ivalue(v, out)) return true;
+    const rt::Tensor* x = tensor_of(v);
+    if (!x || x->numel() != 1 || x->dim() != 0) return false;
+    out = rt::IValue(x->item());
+    return true;
+  }
   if (t == "ScalarType") { if (!v.is(ObjKind::DType)) return false; out = rt::IValue(v.as<DTypeObj>()->dtype); return true; }
   if (t == "Device") {
     if (v.is(ObjKind::Device)) { out = rt::IValue(v.as<DeviceObj>()->device); return true; }

@@ -63,6 +63,16 @@ Tensor write_out(OpId op, Backend& b, const Tensor& out, const Tensor& result, c
   return out;
 }
 
+// An in-place op may not write a tensor in which several elements share memory (an expanded tensor: a dim of
+// size > 1 with stride 0): the result would depend on the order of the writes. PyTorch's message.
+void check_no_internal_overlap(const IValue& v) {
+  if (!v.is_tensor() || !v.tensor().defined()) return;
+  const Tensor& t = v.tensor();
+  for (int64_t d = 0; d < t.dim(); ++d)
+    AMPS_CHECK(!(t.stride(d) == 0 && t.size(d) > 1), "unsupported operation: more than one element of the written-to "
+               "tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+}
+
 // In-place ops bump the version counter of what they mutate (argument 0) before running, so an error
 // half-way still invalidates saved copies conservatively.
 void bump_versions(const IValue& v) {
@@ -169,7 +179,10 @@ Tensors dispatch_backend(OpId op, Args& args) {
   AMPS_CHECK(b.supports(op, dt), "\"{}\" not implemented for '{}' on {}", op_name(op), dtype_name(dt),
              device_type_name(device.type));
   KernelContext kc{current_context(), device};
-  if (op_has(op, opflag::inplace)) bump_versions(args[0]);
+  if (op_has(op, opflag::inplace)) {
+    check_no_internal_overlap(args[0]);
+    bump_versions(args[0]);
+  }
   const int out_index = op_parsed_schema(op).out_index;
   if (out_index < 0 || !args[size_t(out_index)].is_tensor()) return b.run(op, args, kc);
   Tensor out = args[size_t(out_index)].tensor();

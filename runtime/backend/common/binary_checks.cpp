@@ -10,6 +10,14 @@ void check_alpha(const Tensor& x, const Tensor& y, const Scalar& alpha) {
              "For integral input tensors, argument alpha must not be a floating point number.");
 }
 
+void check_bool_sub(const Tensor& x, const Tensor& y) {
+  const bool bx = x.dtype() == DType::bool_, by = y.dtype() == DType::bool_;
+  AMPS_CHECK(!(bx && by), "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+             "`logical_xor()` operator instead.");
+  AMPS_CHECK(!(bx || by), "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+             "invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
 void check_integer_pow(const ArgReader& a) {
   const IValue& e = a.at(1);
   const bool python_int = e.kind() == IValue::Kind::int_ ||
