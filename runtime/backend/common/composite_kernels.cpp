@@ -125,6 +125,7 @@ Tensors k_l1_loss(const ArgReader& a, const KernelContext&) {
 // 0.5 d^2 / beta where d = |input - target| < beta, else d - 0.5 beta (beta 0: the l1 loss).
 Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext&) {
   const double beta = a.f64(3);
+  AMPS_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
   const Tensor d = call(OpId::abs, {difference(a)});
   if (beta == 0) return {reduce_loss(d, a.str(2))};
   const Tensor quad = call(OpId::mul, {call(OpId::mul, {d, d}), num(0.5 / beta)});

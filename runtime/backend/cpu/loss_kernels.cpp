@@ -161,6 +161,7 @@ Tensors k_l1_loss(const ArgReader& a, const KernelContext& kc) {
 
 Tensors k_smooth_l1_loss(const ArgReader& a, const KernelContext& kc) {
   const double beta = a.f64(3);
+  AMPS_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
   return {pointwise_loss(a, kc.device, parse_reduction(a.str(2)), [beta](double x, double y) {
     double d = std::fabs(x - y);
     return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
