@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "runtime/backend/backend.hpp"
 #include "runtime/print.hpp"
 
@@ -112,6 +114,13 @@ rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, r
   flatten(data, 0, n, where);
   rt::DType dt = dtype ? *dtype : (n.any_float || n.values.empty()) ? rt::DType::float32  // tensor([]) is float32 (PyTorch)
                    : n.all_bool ? rt::DType::bool_ : rt::DType::int64;
+  if (dt == rt::DType::int32 || dt == rt::DType::int64) {  // out-of-range values would wrap silently
+    const double lo = dt == rt::DType::int32 ? -2147483648.0 : -9223372036854775808.0, hi = -lo;
+    for (double v : n.values)
+      if (!(v >= lo && v < hi) && !std::isnan(v))
+        Interp::fail("RuntimeError", fmt::format("value cannot be converted to type {} without overflow",
+                                                 rt::dtype_name(dt)), where);
+  }
   return rt::Tensor::from_doubles(n.values, n.sizes, dt, device);
 }
 
