@@ -108,8 +108,9 @@ bool any_host(const IValue& v) {
 
 // Where [args] hold such host tensors, a copy of them with each moved to [dev] (the caller's args stay as they
 // are: the autograd layer reads them after the kernel); nullopt when there is none. Moves, copies and the
-// binary/ternary elementwise ops (passes_host_scalars) handle host tensors themselves. A host tensor the op writes (a `Tensor(a!)` or out= argument) is refused, as PyTorch
-// refuses it: the write would land in the uploaded copy.
+// binary/ternary elementwise ops (passes_host_scalars) handle host tensors themselves. A host tensor the op
+// writes (a `Tensor(a!)` or out= argument) is refused, as PyTorch refuses it: the write would land in the
+// uploaded copy.
 std::optional<Args> with_host_scalars_uploaded(OpId op, const Args& args, Device dev) {
   if (op == OpId::to || op == OpId::copy_) return std::nullopt;
   const Schema& schema = op_parsed_schema(op);
