@@ -1,6 +1,7 @@
 // Host-fallback kernels (see host_fallback_kernels.hpp).
 #include "runtime/backend/common/host_fallback_kernels.hpp"
 
+#include "runtime/backend/backend.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 
@@ -15,33 +16,31 @@ Tensor moved(const Tensor& t, Device dev) {
   return dispatch_backend(OpId::to, args)[0];
 }
 
-// Runs kOp's CPU kernel on host copies of every tensor argument; the results go back to the first tensor's
-// device. Tensor lists are not among these ops' arguments.
-template <OpId kOp> Tensors k_on_host(const ArgReader& a, const KernelContext&) {
-  Args host = a.args();
-  Device dev = Device::cpu();
-  bool found = false;
+}  // namespace
+
+Tensors run_on_host(OpId op, const Args& args, const KernelContext& kc) {
+  Args host = args;
+  bool read_device = false;
   for (IValue& v : host) {
-    if (!v.is_tensor() || !v.tensor().defined()) continue;
-    if (!found) dev = v.tensor().device();
-    found = true;
+    if (!v.is_tensor() || !v.tensor().defined() || v.tensor().device().is_host()) continue;
+    read_device = true;
     v = IValue(moved(v.tensor(), Device::cpu()));
   }
-  if (dev != Device::cpu()) current_context().count_host_sync();
-  Tensors out = dispatch_backend(kOp, host);
-  for (Tensor& t : out)
-    if (t.defined()) t = moved(t, dev);
+  if (read_device) kc.ctx.count_host_sync();
+  Tensors out = cpu_backend().run(op, host, KernelContext{kc.ctx, Device::cpu()});
+  for (Tensor& t : out) {
+    if (!t.defined()) continue;
+    const bool grad = t.requires_grad();
+    t = moved(t, kc.device);
+    if (grad && !t.requires_grad()) t.set_requires_grad(true);
+  }
   return out;
 }
 
-template <size_t... I> void register_all(cpu::KernelTable& t, std::index_sequence<I...>) {
-  (t.add(kHostFallbackOps[I], &k_on_host<kHostFallbackOps[I]>, cpu::kFloatDTypes), ...);
-}
-
-}  // namespace
+Tensors k_on_host(const ArgReader& a, const KernelContext& kc) { return run_on_host(a.op(), a.args(), kc); }
 
 void register_host_fallback_kernels(cpu::KernelTable& t) {
-  register_all(t, std::make_index_sequence<std::size(kHostFallbackOps)>{});
+  for (OpId op : kHostFallbackOps) t.add(op, k_on_host, cpu::kFloatDTypes);
 }
 
 }  // namespace amps::rt::common

@@ -1,19 +1,26 @@
-// Kernels that run an op's CPU kernel on host copies of its tensors, for backends with no native kernel of
-// their own: the linear-algebra decompositions (cholesky, inverse, qr, svd) on CUDA. Their results and
-// errors (a matrix that is not positive-definite, a singular one) are exactly the CPU's. Each call copies
-// its inputs to the host and the results back, and counts a host sync (Context::count_host_sync): PyTorch's
-// CUDA linalg synchronizes too, to check the factorization's info.
+// Kernels that run an op's CPU kernel on the host, for device backends without a kernel of their own: the
+// linear-algebra decompositions (cholesky, inverse, qr, svd) on CUDA, whose results and errors (a matrix that is
+// not positive-definite, a singular one) are then exactly the CPU's, and the factories whose values come from
+// the host (arange, the random ones: a seed gives the same numbers on every device). Tensor arguments are copied
+// to the host, the results to the device the op runs on; a call that copied a device tensor down counts a host
+// sync (Context::count_host_sync): PyTorch's CUDA linalg synchronizes too, to check the factorization's info.
 #pragma once
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
 
 namespace amps::rt::common {
 
-// The ops registered by register_host_fallback_kernels, every float dtype.
+// [op]'s CPU kernel on [args] with every tensor copied to the host; each result moved to [kc].device, keeping
+// requires_grad (a factory's requires_grad=True).
+Tensors run_on_host(OpId op, const Args& args, const KernelContext& kc);
+// run_on_host as a kernel: registered for any op (ArgReader::op() says which).
+Tensors k_on_host(const ArgReader& a, const KernelContext& kc);
+
+// The linalg ops registered by register_host_fallback_kernels, every float dtype.
 inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId::qr, OpId::svd};
 
-// Registers the host-fallback kernels in [t] (a device backend's table). On CPU tensors they reduce to the CPU
-// kernel itself, which is how the tests check the argument and result plumbing without a device.
+// Registers k_on_host for kHostFallbackOps in [t] (a device backend's table). On CPU tensors it reduces to the
+// CPU kernel itself, which is how the tests check the argument and result plumbing without a device.
 void register_host_fallback_kernels(cpu::KernelTable& t);
 
 }  // namespace amps::rt::common

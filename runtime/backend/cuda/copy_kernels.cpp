@@ -1,8 +1,9 @@
 // CUDA kernels for moves and copies (to, copy_, clone, contiguous), fills and factories: the
 // device-independent ones (common/copy_kernels.hpp) with the device's transfers and fills. Factories whose
-// values come from the host (arange, linspace, eye, the random ones) run the CPU kernel and upload, so a
-// seed gives the same numbers on cpu and cuda (rand_like/randn_like too).
+// values come from the host (arange, linspace, eye, the random ones) run the CPU kernel and upload
+// (common::run_on_host), so a seed gives the same numbers on cpu and cuda (rand_like/randn_like too).
 #include "runtime/backend/common/copy_kernels.hpp"
+#include "runtime/backend/common/host_fallback_kernels.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 
 namespace amps::rt::cuda {
@@ -11,28 +12,13 @@ namespace {
 // *_like results go to the device this backend runs on.
 Device like_device(const ArgReader&, size_t, const KernelContext& kc) { return kc.device; }
 
-// Runs the CPU backend's kernel for this op on [args] on the host, then uploads each result (requires_grad kept).
-Tensors from_host(OpId op, Args& args, const KernelContext& kc) {
-  Tensors host = cpu_backend().run(op, args, KernelContext{kc.ctx, Device::cpu()});
-  Tensors out;
-  for (const Tensor& h : host) {
-    Tensor d = Tensor::empty(h.sizes(), h.dtype(), kc.device);
-    transfer(d, h);
-    if (h.requires_grad()) d.set_requires_grad(true);
-    out.push_back(d);
-  }
-  return out;
-}
-
-Tensors k_from_host(const ArgReader& a, const KernelContext& kc) { return from_host(a.op(), a.args(), kc); }
-
 // In-place random fills (normal_, uniform_, bernoulli_): drawn into a host tensor shaped like the input.
 Tensors k_fill_from_host(const ArgReader& a, const KernelContext& kc) {
   Tensor self = a.tensor(0);
   Args host_args = a.args();  // the caller's args stay as they are (the autograd layer reads them afterwards)
   host_args[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
   Tensors host = cpu_backend().run(a.op(), host_args, KernelContext{kc.ctx, Device::cpu()});
-  transfer(self, host[0]);
+  transfer(self, host[0]);  // in place: the draws go into the device tensor itself
   return one_tensor(self);
 }
 
@@ -42,7 +28,7 @@ Tensors k_like_from_host(const ArgReader& a, const KernelContext& kc) {
   Args host_args = a.args();
   host_args[0] = Tensor::empty(self.sizes(), self.dtype(), Device::cpu());
   host_args[2] = IValue(Device::cpu());
-  return from_host(a.op(), host_args, kc);
+  return common::run_on_host(a.op(), host_args, kc);
 }
 
 }  // namespace
@@ -50,7 +36,7 @@ Tensors k_like_from_host(const ArgReader& a, const KernelContext& kc) {
 void register_copy_kernels(KernelTable& t) {
   common::register_copy_kernels<transfer, fill, contiguous, like_device>(t);
   for (OpId op : {OpId::arange, OpId::linspace, OpId::eye, OpId::rand, OpId::randn, OpId::randint, OpId::randperm})
-    t.add(op, k_from_host);
+    t.add(op, common::k_on_host);
   for (OpId op : {OpId::normal_, OpId::uniform_, OpId::bernoulli_}) t.add(op, k_fill_from_host, kFloatDTypes);
   for (OpId op : {OpId::rand_like, OpId::randn_like}) t.add(op, k_like_from_host, kFloatDTypes);
 }
