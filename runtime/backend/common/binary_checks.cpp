@@ -5,13 +5,26 @@
 
 namespace amps::rt::common {
 
-void check_alpha(const Tensor& x, const Tensor& y, const Scalar& alpha) {
-  AMPS_CHECK(!alpha.is_floating() || is_floating(x.dtype()) || is_floating(y.dtype()),
+namespace {
+
+// The dtype argument [i] has (a Python number's: its wrapped tensor's).
+DType dtype_at(const ArgReader& a, size_t i) {
+  const IValue& v = a.at(i);
+  if (v.is_tensor() && v.tensor().defined()) return v.tensor().dtype();
+  if (v.kind() == IValue::Kind::bool_) return DType::bool_;
+  return v.kind() == IValue::Kind::float_ ? DType::float64 : DType::int64;
+}
+
+}  // namespace
+
+void check_alpha(const ArgReader& a, const Scalar& alpha) {
+  if (!alpha.is_floating()) return;
+  AMPS_CHECK(is_floating(dtype_at(a, 0)) || is_floating(dtype_at(a, 1)),
              "For integral input tensors, argument alpha must not be a floating point number.");
 }
 
-void check_bool_sub(const Tensor& x, const Tensor& y) {
-  const bool bx = x.dtype() == DType::bool_, by = y.dtype() == DType::bool_;
+void check_bool_sub(const ArgReader& a) {
+  const bool bx = dtype_at(a, 0) == DType::bool_, by = dtype_at(a, 1) == DType::bool_;
   AMPS_CHECK(!(bx && by), "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
              "`logical_xor()` operator instead.");
   AMPS_CHECK(!(bx || by), "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "

@@ -169,8 +169,8 @@ Tensor dense_binary(Bin op, const Tensor& x, const Tensor& y, const KernelContex
 
 Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
   if (op == Bin::pow) common::check_integer_pow(a);
-  if (op == Bin::add || op == Bin::sub) common::check_alpha(a.tensor(0), a.tensor(1), alpha);
-  if (op == Bin::sub) common::check_bool_sub(a.tensor(0), a.tensor(1));
+  if (op == Bin::add || op == Bin::sub) common::check_alpha(a, alpha);
+  if (op == Bin::sub) common::check_bool_sub(a);
   if (!inplace)
     if (const Tensor *xp = a.tensor_in_place(0), *yp = a.tensor_in_place(1); xp && yp)
       if (Tensor out = dense_binary(op, *xp, *yp, kc, alpha); out.defined()) return out;

@@ -25,8 +25,8 @@ void check_inplace(OpId id, const Tensor& self, DType dt, const Dims& shape) {
 Tensor binary(BinOp op, const ArgReader& a, const KernelContext& kc, bool inplace, Scalar alpha = int64_t(1)) {
   if (op == BinOp::pow) common::check_integer_pow(a);
   Tensor x = a.tensor(0), y = a.tensor(1);
-  if (op == BinOp::add || op == BinOp::sub) common::check_alpha(x, y, alpha);
-  if (op == BinOp::sub) common::check_bool_sub(x, y);
+  if (op == BinOp::add || op == BinOp::sub) common::check_alpha(a, alpha);
+  if (op == BinOp::sub) common::check_bool_sub(a);
   AMPS_CHECK(!(x.device().is_host() && !is_host_scalar(x)) && !(y.device().is_host() && !is_host_scalar(y)),
              "{}: Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
              op_name(a.op()), device_str(x.device()), device_str(y.device()));
