@@ -494,6 +494,10 @@ void elementwise_rules(Table& t) {
     Tensor a = c.in(0), e = c.in(1), g = c.g();
     return c.grads([&] { return where(eq(e, 0), num(0), g * e * pow(a, e - 1.0)); },
                    [&] { return where(land(eq(a, 0), ge(e, 0)), num(0), g * c.out(0) * log(a)); }); }};
+  // d/dy atan2(y, x) = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
+  t[size_t(O::atan2)] = {in_(0) | in_(1), [](C c) {
+    Tensor y = c.in(0), x = c.in(1), r = y * y + x * x;
+    return c.grads([&] { return c.g() * x / r; }, [&] { return neg(c.g() * y / r); }); }};
   t[size_t(O::maximum)] = {in_(0) | in_(1), [](C c) { return extremum(c, true); }};
   t[size_t(O::minimum)] = {in_(0) | in_(1), [](C c) { return extremum(c, false); }};
   t[size_t(O::neg)] = {0, [](C c) { return Tensors{neg(c.g())}; }};
@@ -537,6 +541,16 @@ void elementwise_rules(Table& t) {
       Tensor gw = where(pos, num(0), g * x);
       return (shared ? sum(gw) : sum(gw, all_but_channel(x.dim()))).reshape(w.sizes()); }); }};
   t[size_t(O::erf)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * exp(neg(x * x)) * M_2_SQRTPI}; }};
+  t[size_t(O::erfinv)] = {out_(0), [](C c) {
+    Tensor y = c.out(0);
+    return Tensors{c.g() * exp(y * y) * (std::sqrt(M_PI) / 2)}; }};
+  t[size_t(O::tan)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * (y * y + 1.0)}; }};
+  t[size_t(O::sinh)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::cosh, c.in(0))}; }};
+  t[size_t(O::cosh)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::sinh, c.in(0))}; }};
+  t[size_t(O::asin)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * rsqrt(rsub(1, x * x))}; }};
+  t[size_t(O::acos)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{neg(c.g() * rsqrt(rsub(1, x * x)))}; }};
+  t[size_t(O::atan)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() / (x * x + 1.0)}; }};
+  t[size_t(O::log10)] = {in_(0), [](C c) { return Tensors{c.g() / (c.in(0) * std::log(10.0))}; }};
   t[size_t(O::reciprocal)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{neg(c.g() * y * y)}; }};
   t[size_t(O::nan_to_num)] = {in_(0), [](C c) { return Tensors{keep_where(isfinite(c.in(0)), c.g())}; }};
   // Piecewise constant: zero almost everywhere (PyTorch's zeros_like(grad)).

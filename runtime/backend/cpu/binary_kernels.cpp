@@ -14,7 +14,7 @@
 namespace amps::rt::cpu {
 namespace {
 
-enum class Bin { add, sub, mul, div, div_trunc, div_floor, pow, rem, max, min, eq, ne, lt, le, gt, ge, land, lor };
+enum class Bin { add, sub, mul, div, div_trunc, div_floor, pow, rem, max, min, atan2, eq, ne, lt, le, gt, ge, land, lor };
 
 bool is_bool_result(Bin op) { return op >= Bin::eq; }
 
@@ -83,6 +83,9 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_pow(a, b); });
     case Bin::max: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a > b) ? a : b; });
     case Bin::min: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a < b) ? a : b; });
+    case Bin::atan2:
+      if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::atan2(a, b); });
+      break;  // integer inputs are computed in float32 (compute_dtype_for)
     default: break;
   }
   AMPS_ASSERT(false, "not an arithmetic op");
@@ -104,10 +107,10 @@ template <typename T> void compare(Bin op, const Tensor& o, const Tensor& x, con
   AMPS_ASSERT(false, "not a comparison op");
 }
 
-// The dtype the op computes in: PyTorch's result type, floats for true division of integers.
+// The dtype the op computes in: PyTorch's result type, floats for true division and atan2 of integers.
 DType compute_dtype_for(Bin op, const Tensor& x, const Tensor& y) {
   DType dt = result_type({&x, &y});
-  if (op == Bin::div && !is_floating(dt)) dt = DType::float32;
+  if ((op == Bin::div || op == Bin::atan2) && !is_floating(dt)) dt = DType::float32;
   return dt;
 }
 
@@ -209,6 +212,7 @@ AMPS_BINARY_KERNEL(remainder, Bin::rem, false)
 AMPS_BINARY_KERNEL(floor_divide, Bin::div_floor, false)
 AMPS_BINARY_KERNEL(maximum, Bin::max, false)
 AMPS_BINARY_KERNEL(minimum, Bin::min, false)
+AMPS_BINARY_KERNEL(atan2, Bin::atan2, false)
 AMPS_BINARY_KERNEL(eq, Bin::eq, false)
 AMPS_BINARY_KERNEL(ne, Bin::ne, false)
 AMPS_BINARY_KERNEL(lt, Bin::lt, false)

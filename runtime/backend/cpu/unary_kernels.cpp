@@ -16,6 +16,7 @@ namespace {
 enum class Un {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,                                   // keep dtype
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,        // float math
+  tan, sinh, cosh, asin, acos, atan, log10, erfinv,
   silu, leaky_relu, softplus, clamp, nan_to_num,                                              // parametrised
   isfinite, isnan, isinf, logical_not                                                        // bool result
 };
@@ -60,6 +61,31 @@ template <typename T> void apply_keep(Un op, const Tensor& o, const Tensor& x) {
   AMPS_ASSERT(false, "unhandled unary op");
 }
 
+// Inverse error function: Giles' single-precision approximation ("Approximating the erfinv function", GPU
+// Computing Gems, 2011) refined by two Newton steps on erf, which bring it to double precision. erfinv(+-1) is
+// +-inf, NaN outside [-1, 1] (PyTorch's results).
+double erfinv(double y) {
+  if (!(std::fabs(y) <= 1.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::fabs(y) == 1.0) return std::copysign(std::numeric_limits<double>::infinity(), y);
+  double w = -std::log((1.0 - y) * (1.0 + y)), x;
+  if (w < 5.0) {
+    w -= 2.5;
+    x = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                     -0.00417768164, 0.246640727, 1.50140941})
+      x = c + x * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    x = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                     0.00943887047, 1.00167406, 2.83297682})
+      x = c + x * w;
+  }
+  x *= y;
+  for (int i = 0; i < 2; ++i) x -= (std::erf(x) - y) / (M_2_SQRTPI * std::exp(-x * x));
+  return x;
+}
+
 template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) {
   using C = compute_t<T>;
   switch (op) {
@@ -77,6 +103,14 @@ template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) 
     case Un::erf: return map1<T, T>(o, x, [](C v) { return std::erf(v); });
     case Un::reciprocal: return map1<T, T>(o, x, [](C v) { return C(1) / v; });
     case Un::silu: return map1<T, T>(o, x, [](C v) { return v / (C(1) + std::exp(-v)); });
+    case Un::tan: return map1<T, T>(o, x, [](C v) { return std::tan(v); });
+    case Un::sinh: return map1<T, T>(o, x, [](C v) { return std::sinh(v); });
+    case Un::cosh: return map1<T, T>(o, x, [](C v) { return std::cosh(v); });
+    case Un::asin: return map1<T, T>(o, x, [](C v) { return std::asin(v); });
+    case Un::acos: return map1<T, T>(o, x, [](C v) { return std::acos(v); });
+    case Un::atan: return map1<T, T>(o, x, [](C v) { return std::atan(v); });
+    case Un::log10: return map1<T, T>(o, x, [](C v) { return std::log10(v); });
+    case Un::erfinv: return map1<T, T>(o, x, [](C v) { return C(erfinv(double(v))); });
     default: break;
   }
   AMPS_ASSERT(false, "unhandled float unary op");
@@ -168,6 +202,14 @@ AMPS_UNARY(sigmoid, Un::sigmoid) AMPS_UNARY_(sigmoid, Un::sigmoid)
 AMPS_UNARY(relu, Un::relu) AMPS_UNARY_(relu, Un::relu)
 AMPS_UNARY(silu, Un::silu) AMPS_UNARY_(silu, Un::silu)
 AMPS_UNARY(erf, Un::erf)
+AMPS_UNARY(tan, Un::tan)
+AMPS_UNARY(sinh, Un::sinh)
+AMPS_UNARY(cosh, Un::cosh)
+AMPS_UNARY(asin, Un::asin)
+AMPS_UNARY(acos, Un::acos)
+AMPS_UNARY(atan, Un::atan)
+AMPS_UNARY(log10, Un::log10)
+AMPS_UNARY(erfinv, Un::erfinv)
 AMPS_UNARY(floor, Un::floor)
 AMPS_UNARY(ceil, Un::ceil)
 AMPS_UNARY(round, Un::round)

@@ -47,6 +47,9 @@ template <typename C> __device__ __forceinline__ C arith(BinOp op, C a, C b, C a
       else return int_pow(a, b);
     case BinOp::max: return (a != a || a > b) ? a : b;
     case BinOp::min: return (a != a || a < b) ? a : b;
+    case BinOp::atan2:
+      if constexpr (std::is_floating_point_v<C>) return atan2(a, b);
+      else return C(0);  // integer inputs are computed in float32 (binary_kernels.cpp)
     default: return C(0);
   }
 }

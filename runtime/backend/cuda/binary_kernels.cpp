@@ -31,7 +31,7 @@ Tensor binary(BinOp op, const ArgReader& a, const KernelContext& kc, bool inplac
              "{}: Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
              op_name(a.op()), device_str(x.device()), device_str(y.device()));
   DType dt = cpu::result_type({&x, &y});
-  if (op == BinOp::div && !is_floating(dt)) dt = DType::float32;
+  if ((op == BinOp::div || op == BinOp::atan2) && !is_floating(dt)) dt = DType::float32;
   AMPS_CHECK(!(op == BinOp::sub && dt == DType::bool_), "Subtraction, the `-` operator, with two bool tensors is "
              "not supported. Use the `^` or `logical_xor()` operator instead.");
   Dims shape = cpu::broadcast_pair(x, y, op_name(a.op()));
@@ -65,6 +65,7 @@ AMPS_CUDA_BINARY(remainder, BinOp::rem, false)
 AMPS_CUDA_BINARY(floor_divide, BinOp::div_floor, false)
 AMPS_CUDA_BINARY(maximum, BinOp::max, false)
 AMPS_CUDA_BINARY(minimum, BinOp::min, false)
+AMPS_CUDA_BINARY(atan2, BinOp::atan2, false)
 AMPS_CUDA_BINARY(eq, BinOp::eq, false)
 AMPS_CUDA_BINARY(ne, BinOp::ne, false)
 AMPS_CUDA_BINARY(lt, BinOp::lt, false)

@@ -43,6 +43,14 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
     case UnOp::sigmoid: return C(1) / (C(1) + exp(-v));
     case UnOp::erf: return erf(v);
     case UnOp::reciprocal: return C(1) / v;
+    case UnOp::tan: return tan(v);
+    case UnOp::sinh: return sinh(v);
+    case UnOp::cosh: return cosh(v);
+    case UnOp::asin: return asin(v);
+    case UnOp::acos: return acos(v);
+    case UnOp::atan: return atan(v);
+    case UnOp::log10: return log10(v);
+    case UnOp::erfinv: return erfinv(v);
     case UnOp::gelu: return C(0.5) * v * (C(1) + erf(v * C(0.7071067811865476)));
     case UnOp::gelu_tanh: {
       const C k = C(0.7978845608028654);  // sqrt(2 / pi)

@@ -27,7 +27,7 @@ TEST_F(Cuda, CastsMatchTheCpu) {
 
 TEST_F(Cuda, BinaryOpsBroadcastAndPromote) {
   const OpId ops[] = {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::maximum, OpId::minimum, OpId::eq, OpId::lt,
-                      OpId::ge, OpId::pow};
+                      OpId::ge, OpId::pow, OpId::atan2};
   for (DType t : kFloats)
     for (OpId op : ops) {
       Tensor x = input({3, 1, 4}, t, 0.0, op == OpId::pow ? 1.5 : 0.0), y = input({5, 4}, t, 0.7);
@@ -53,11 +53,14 @@ TEST_F(Cuda, InPlaceBinaryOpsWriteTheirInput) {
 TEST_F(Cuda, UnaryOpsMatchTheCpu) {
   const OpId any_sign[] = {OpId::neg, OpId::abs, OpId::square, OpId::exp, OpId::sin, OpId::cos, OpId::tanh,
                            OpId::sigmoid, OpId::relu, OpId::silu, OpId::erf, OpId::floor, OpId::ceil, OpId::round,
-                           OpId::trunc, OpId::sign, OpId::expm1, OpId::isfinite, OpId::logical_not};
-  const OpId positive[] = {OpId::sqrt, OpId::rsqrt, OpId::log, OpId::log2, OpId::log1p, OpId::reciprocal};
+                           OpId::trunc, OpId::sign, OpId::expm1, OpId::isfinite, OpId::logical_not,
+                           OpId::sinh, OpId::cosh, OpId::atan};
+  const OpId unit_interval[] = {OpId::asin, OpId::acos, OpId::erfinv, OpId::tan};
+  const OpId positive[] = {OpId::sqrt, OpId::rsqrt, OpId::log, OpId::log2, OpId::log10, OpId::log1p, OpId::reciprocal};
   for (DType t : kFloats) {
     for (OpId op : any_sign) EXPECT_TRUE(same_on_cuda(op, {input({6, 7}, t, 0.0, 0.0, 3.0)}));
     for (OpId op : positive) EXPECT_TRUE(same_on_cuda(op, {input({6, 7}, t, 0.0, 2.0)}));
+    for (OpId op : unit_interval) EXPECT_TRUE(same_on_cuda(op, {input({6, 7}, t, 0.0, 0.0, 0.9)}));
     EXPECT_TRUE(same_on_cuda(OpId::gelu, {input({6, 7}, t), std::string("tanh")}));
     for (const char* mode : {"none", "tanh"}) {  // 6400 elements: oneDNN on the CPU for float32/bfloat16
       EXPECT_TRUE(same_on_cuda(OpId::gelu, {input({64, 100}, t, 0.0, 0.0, 4.0), std::string(mode)}));

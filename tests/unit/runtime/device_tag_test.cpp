@@ -59,6 +59,7 @@ void elementwise_family() {
                   OpId::logical_or, OpId::isclose})
     run(op, {a, b});
   run(OpId::pow, {pos, b});
+  run(OpId::atan2, {a, b});
   run(OpId::add, {a, 2.0});
   run(OpId::mul, {a, Tensor::scalar(3.0)});  // a 0-dim cpu tensor joins the xla op
   for (OpId op : {OpId::add_, OpId::sub_, OpId::mul_, OpId::div_}) run(op, {a.clone(), b});
@@ -67,8 +68,9 @@ void elementwise_family() {
                   OpId::log1p, OpId::expm1, OpId::sin, OpId::cos, OpId::tanh, OpId::sigmoid, OpId::relu, OpId::gelu,
                   OpId::silu, OpId::leaky_relu, OpId::softplus, OpId::erf, OpId::floor, OpId::ceil, OpId::round,
                   OpId::trunc, OpId::sign, OpId::reciprocal, OpId::isfinite, OpId::isnan, OpId::isinf,
-                  OpId::logical_not, OpId::nan_to_num})
-    run(op, {op == OpId::log || op == OpId::sqrt || op == OpId::rsqrt || op == OpId::log2 ? pos : a});
+                  OpId::logical_not, OpId::nan_to_num, OpId::tan, OpId::sinh, OpId::cosh, OpId::asin, OpId::acos,
+                  OpId::atan, OpId::log10, OpId::erfinv})
+    run(op, {op == OpId::log || op == OpId::log10 || op == OpId::sqrt || op == OpId::rsqrt || op == OpId::log2 ? pos : a});
   for (OpId op : {OpId::neg_, OpId::abs_, OpId::sqrt_, OpId::exp_, OpId::log_, OpId::tanh_, OpId::sigmoid_,
                   OpId::relu_, OpId::silu_, OpId::leaky_relu_, OpId::nan_to_num_})
     run(op, {pos.clone()});
