@@ -39,6 +39,11 @@ Value Interp::find_attr(const Value& obj, Atom name) {
       if (*name == "column") return Value(int64_t(e.span().col));
       return Value::undef();
     }
+    case ObjKind::Tuple:
+      if (const auto* t = obj.as<Tuple>(); t->field_names)
+        for (size_t i = 0; i < t->field_names->size() && i < t->items.size(); ++i)
+          if ((*t->field_names)[i] == *name) return t->items[i];
+      return builtin_method(*this, obj, name);
     case ObjKind::Opaque:
     case ObjKind::Tensor:
     case ObjKind::DType:

@@ -33,6 +33,9 @@ struct Tuple : Object {
   explicit Tuple(std::vector<Value> v) : Object(ObjKind::Tuple), items(std::move(v)) {}
   std::string type_name() const override { return "tuple"; }
   std::vector<Value> items;
+  // The op's return names when the tuple is an op's result (`x.max(1).values`, PyTorch's torch.return_types);
+  // null for plain tuples. Points into the op's parsed schema, which lives for the whole process.
+  const std::vector<std::string>* field_names = nullptr;
 };
 
 // Hash and equality for dict keys, with Python's rules (1 == 1.0 == true; unhashable lists).

@@ -84,7 +84,9 @@ Value results(const rt::Schema& s, rt::Tensors&& ts) {
   if (s.returns.size() == 1) return wrap(std::move(ts.at(0)));
   std::vector<Value> items;
   for (auto& t : ts) items.push_back(wrap(std::move(t)));
-  return make_tuple(std::move(items));
+  Value r = make_tuple(std::move(items));
+  if (!s.return_names.empty()) r.as<Tuple>()->field_names = &s.return_names;
+  return r;
 }
 
 }  // namespace

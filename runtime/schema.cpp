@@ -153,6 +153,10 @@ class SchemaParser {
       if (!eat(',')) break;
     }
     expect(')');
+    bool named = out.returns.size() > 1;
+    for (const SchemaReturn& r : out.returns) named = named && !r.name.empty();
+    if (named)
+      for (const SchemaReturn& r : out.returns) out.return_names.push_back(r.name);
   }
 
   SchemaReturn parse_return() {

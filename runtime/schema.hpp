@@ -32,6 +32,7 @@ struct Schema {
   std::string overload;  // "dim" for max.dim, else empty
   std::vector<SchemaArg> args;
   std::vector<SchemaReturn> returns;
+  std::vector<std::string> return_names;  // the names of a tuple of returns when every one is named, else empty
   int out_index = -1;        // index of the `out` argument, -1 when none
   size_t required_count = 0; // leading arguments without default
 

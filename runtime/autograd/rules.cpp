@@ -27,6 +27,13 @@ Tensor rsub(double s, const Tensor& t) { return sub(num(s), t); }
 // [g] where [cond] holds, else 0.
 Tensor keep_where(const Tensor& cond, const Tensor& g) { return where(cond, g, num(0)); }
 Tensor zeros_of(C c, size_t i) { return zeros(c.sizes(i), c.meta(i).dtype, c.meta(i).device); }
+
+// The gradient of an op that picks input elements along [dim] (sort, topk): the incoming gradient added at the
+// picked positions (output 1 holds their indices), zero elsewhere.
+Tensor scatter_back(C c, int64_t dim) {
+  if (c.sizes(0).empty()) return c.g();
+  return op(O::scatter_add, zeros_of(c, 0).to(c.g().dtype()), dim, c.out(1), c.g());
+}
 Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
 Tensor sign(const Tensor& t) { return op(O::sign, t); }
 double sc(C c, size_t i) { return c.a.scalar(i).to_double(); }
@@ -599,6 +606,9 @@ void reduction_rules(Table& t) {
     Tensor idx = unreduce(c.out(1), c.sizes(0), d), g = unreduce(c.g(), c.sizes(0), d);
     return Tensors{op(O::scatter_add, zeros_of(c, 0).to(g.dtype()), c.a.i64(1), idx, g)}; }};
   t[size_t(O::min_dim)] = t[size_t(O::max_dim)];
+  // sort/topk: each value's gradient goes back to the input element it came from (indices, output 1).
+  t[size_t(O::sort)] = {out_(1), [](C c) { return Tensors{scatter_back(c, c.a.i64(1))}; }};
+  t[size_t(O::topk)] = {out_(1), [](C c) { return Tensors{scatter_back(c, c.a.i64(2))}; }};
   t[size_t(O::var)] = {in_(0), [](C c) {
     Tensor x = c.in(0);
     return Tensors{var_grad(c, x, unreduce(c.g(), x.sizes(), c.a.opt_ints(1)))}; }};

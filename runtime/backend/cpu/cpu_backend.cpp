@@ -37,6 +37,7 @@ class CpuBackend final : public Backend {
     register_binary_kernels(table_);
     register_unary_kernels(table_);
     register_reduce_kernels(table_);
+    register_sort_kernels(table_);
     register_shape_kernels(table_);
     register_index_kernels(table_);
     register_random_kernels(table_);

@@ -44,6 +44,7 @@ void register_copy_kernels(KernelTable& t);
 void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);
+void register_sort_kernels(KernelTable& t);  // sort, argsort, topk (sort_kernels.cpp)
 void register_shape_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
 void register_random_kernels(KernelTable& t);

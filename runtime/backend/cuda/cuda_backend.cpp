@@ -52,6 +52,7 @@ const KernelTable& kernel_table() {
     cuda::register_binary_kernels(t);
     cuda::register_unary_kernels(t);
     cuda::register_reduce_kernels(t);
+    cuda::register_sort_kernels(t);
     cuda::register_matmul_kernels(t);
     cuda::register_ternary_kernels(t);
     cuda::register_amp_kernels(t);

@@ -73,6 +73,7 @@ void register_shape_kernels(KernelTable& t);
 void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);
+void register_sort_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
 void register_ternary_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);

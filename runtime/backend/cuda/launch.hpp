@@ -106,6 +106,14 @@ cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tr
 cudaError_t launch_row_cumsum(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n);
 cudaError_t launch_row_prod(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n);
 
+// ---- sort, argsort, topk (sort.cu) ----
+// Orders every row of a row-major [rows, n] block of [t] (stable; NaN the largest; descending when asked) and
+// writes the first k of each row into values [rows, k] (of [t]) and their columns into indices [rows, k].
+// [workspace] holds sort_rows_workspace(rows, n) bytes of device memory.
+size_t sort_rows_workspace(int64_t rows, int64_t n);
+cudaError_t launch_sort_rows(cudaStream_t s, Elem t, const void* in, void* values, int64_t* indices, int64_t rows,
+                             int64_t n, int64_t k, bool descending, void* workspace);
+
 // ---- gather, scatter_add (index.cu) ----
 // Element strides of a tensor of up to kMaxDims dims.
 struct DimStrides {

@@ -3,6 +3,7 @@
 // The composition itself is checked on the CPU by composite_kernels_test.cpp; these check it on the device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include "cuda_test_util.hpp"
@@ -86,6 +87,27 @@ TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
   // a long row: one block of threads multiplies it (1.0001^5000 in float32, a block-wide product order)
   EXPECT_TRUE(same_on_cuda(OpId::prod, {full({5000}, Scalar(1.0001), DType::float32)}, 5000));
   EXPECT_TRUE(same_on_cuda(OpId::prod, {input({70000, 3}, DType::float64), int64_t(1)}));  // rows past one grid
+}
+
+// sort/argsort/topk: the same order as the CPU, ties (repeated values, 0.0 and -0.0) in input order, NaN largest.
+TEST_F(Cuda, SortArgsortAndTopkMatchTheCpuOrder) {
+  const double nan = std::nan(""), inf = INFINITY;
+  const std::vector<double> v = {3, 1, nan, 2, 1, 0, -0.0, -inf, inf, 5, 2, 2};
+  for (DType dt : {DType::float64, DType::float32, DType::float16, DType::bfloat16, DType::int64, DType::int32,
+                   DType::bool_}) {
+    std::vector<double> w = v;
+    if (!is_floating(dt)) for (double& e : w) e = std::isfinite(e) ? e : 7;
+    const Tensor x = make(w, {3, 4}, dt);
+    for (bool desc : {false, true}) {
+      EXPECT_TRUE(same_on_cuda(OpId::sort, {x, int64_t(-1), desc}));
+      EXPECT_TRUE(same_on_cuda(OpId::sort, {x, int64_t(0), desc}));
+      EXPECT_TRUE(same_on_cuda(OpId::argsort, {x, int64_t(1), desc}));
+      EXPECT_TRUE(same_on_cuda(OpId::topk, {x, int64_t(2), int64_t(-1), desc}));
+    }
+  }
+  EXPECT_TRUE(same_on_cuda(OpId::sort, {make({4}, {}, DType::float32)}));  // 0-dim
+  EXPECT_TRUE(same_on_cuda(OpId::topk, {input({300, 5000}, DType::float32), int64_t(40)}));  // sampling-sized rows
+  EXPECT_TRUE(same_on_cuda(OpId::sort, {input({2, 70000}, DType::bfloat16), int64_t(1), true}));
 }
 
 TEST_F(Cuda, RandLikeDrawsTheCpuNumbers) {

@@ -98,6 +98,8 @@ void reduction_family() {
   run(OpId::sum, {a, Dims{0, 2}});
   run(OpId::mean, {a, Dims{1}, true});
   for (OpId op : {OpId::max_dim, OpId::min_dim, OpId::cumsum}) run(op, {a, int64_t(1)});
+  for (OpId op : {OpId::sort, OpId::argsort}) run(op, {a});
+  run(OpId::topk, {a, int64_t(1)});
   run(OpId::logsumexp, {a, Dims{1}});
   run(OpId::sum, {X({}), Dims{}});
 }
