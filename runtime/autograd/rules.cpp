@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "runtime/autograd/decompose.hpp"
+#include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -702,6 +703,7 @@ void nn_rules(Table& t) {
     return c.grads([&] { return op(O::outer, c.g(), c.in(1)); }, [&] { return op(O::mv, c.in(0).t(), c.g()); }); }};
   t[size_t(O::outer)] = {in_(0) | in_(1), [](C c) {
     return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
+  t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
   t[size_t(O::linear)] = {in_(0) | in_(1), linear_rule};
   for (O id : {O::conv1d, O::conv2d, O::conv3d})
     t[size_t(id)] = {in_(0) | in_(1), [](C c) { return conv_rule(c, false); }};
@@ -752,6 +754,8 @@ void loss_rules(Table& t) {
   t[size_t(O::binary_cross_entropy_with_logits)] = {in_(0) | in_(1) | in_(2) | in_(4), bce_logits_rule};
   t[size_t(O::cosine_embedding_loss)] = {0, nullptr, decompose_cosine_embedding_loss};
   t[size_t(O::cosine_similarity)] = {0, nullptr, decompose_cosine_similarity};
+  t[size_t(O::kl_div)] = {0, nullptr, common::kl_div_math};
+  t[size_t(O::huber_loss)] = {0, nullptr, common::huber_loss_math};
 }
 
 void linalg_rules(Table& t) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -301,7 +302,10 @@ Tensors k_isclose(const ArgReader& a, const KernelContext&) {
 
 }  // namespace
 
-void register_portable_kernels(cpu::KernelTable& t) { t.add(OpId::isclose, k_isclose); }
+void register_portable_kernels(cpu::KernelTable& t) {
+  t.add(OpId::isclose, k_isclose);
+  register_implicit_composites(t);
+}
 
 void register_composite_kernels(cpu::KernelTable& t) {
   t.add(OpId::slice_backward, k_slice_backward, cpu::kFloatDTypes);

@@ -14,7 +14,8 @@ namespace amps::rt::common {
 // Registers the composite kernels in [t] (a backend's table); tests call them on CPU tensors through their own
 // table and compare with the CPU backend's native kernels.
 void register_composite_kernels(cpu::KernelTable& t);
-// Registers the ops that are composite on every backend (isclose), for the CPU and CUDA tables alike.
+// Registers the ops that are composite on every backend (isclose, and the implicit composites of
+// implicit_composites.hpp), for the CPU and CUDA tables alike.
 void register_portable_kernels(cpu::KernelTable& t);
 
 }  // namespace amps::rt::common

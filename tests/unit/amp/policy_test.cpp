@@ -37,7 +37,7 @@ TEST(AmpPolicyTable, InPlaceOpsAreNeverListed) {
 TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   using V = std::vector<std::string>;
   EXPECT_EQ(names(DeviceType::cuda, Policy::lower_precision_fp),
-            (V{"prelu", "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "addr", "mv", "linear", "conv1d",
+            (V{"prelu", "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "addr", "mv", "scaled_dot_product_attention", "linear", "conv1d",
                "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "softmax", "log_softmax"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
@@ -45,7 +45,7 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",
-                         "cosh", "asin", "acos", "log10", "erfinv"})
+                         "cosh", "asin", "acos", "log10", "erfinv", "kl_div", "huber_loss"})
     EXPECT_EQ(policy_for(DeviceType::cuda, *rt::op_from_id_name(op)), Policy::fp32) << op;
 }
 

@@ -62,6 +62,13 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
     const Tensor x = input({2, 3, 10}, dt), y = input({2, 3, 10}, dt, 1.3);
     EXPECT_TRUE(same_on_cuda(OpId::prelu, {x, input({3}, dt, 0.7)}));
     EXPECT_TRUE(same_on_cuda(OpId::cosine_similarity, {x, y}, 3));
+    EXPECT_TRUE(same_on_cuda(OpId::scaled_dot_product_attention, {input({2, 2, 5, 8}, dt), input({2, 2, 6, 8}, dt, 1),
+                                                                   input({2, 2, 6, 4}, dt, 2)}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::scaled_dot_product_attention, {input({2, 4, 5, 8}, dt), input({2, 2, 5, 8}, dt, 1),
+                                                                   input({2, 2, 5, 4}, dt, 2), IValue(), 0.0, true,
+                                                                   IValue(), true}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::kl_div, {x, input({2, 3, 10}, dt, 0, 1.2, 0.5), std::string("batchmean")}, 60));
+    EXPECT_TRUE(same_on_cuda(OpId::huber_loss, {x, y, std::string("sum"), 0.5}, 60));
     EXPECT_TRUE(same_on_cuda(OpId::cosine_embedding_loss, {input({4, 3}, dt), input({4, 3}, dt, 2), make({1, -1, 1, -1}, {4}),
                                                            0.1, std::string("mean")}, 12));
     EXPECT_TRUE(same_on_cuda(OpId::group_norm, {input({2, 6, 2, 4}, dt), int64_t(3), input({6}, dt, 3), input({6}, dt, 4)}, 16));

@@ -200,6 +200,12 @@ std::vector<Sample> samples() {
       {"dot", O::dot, [=](Rand& r) { return Args{T(r, {4}), T(r, {4})}; }},
       {"mv", O::mv, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
       {"outer", O::outer, [=](Rand& r) { return Args{T(r, {2}), T(r, {3})}; }},
+      {"sdpa", O::scaled_dot_product_attention, [=](Rand& r) {
+        return Args{T(r, {2, 3, 4}), T(r, {2, 5, 4}), T(r, {2, 5, 3})}; }},
+      {"sdpa_causal_gqa", O::scaled_dot_product_attention, [=](Rand& r) {
+        return Args{T(r, {1, 4, 3, 2}), T(r, {1, 2, 3, 2}), T(r, {1, 2, 3, 2}), IValue(), 0.0, true, 0.7, true}; }},
+      {"sdpa_float_mask", O::scaled_dot_product_attention, [=](Rand& r) {
+        return Args{T(r, {3, 4}), T(r, {5, 4}), T(r, {5, 2}), T(r, {3, 5})}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};
@@ -250,6 +256,9 @@ std::vector<Sample> samples() {
       {"nll_loss_2d", O::nll_loss, [=](Rand& r) { return Args{T(r, {2, 3, 2}), r.ints({2, 2}, 3), none, int64_t(-100), "none"}; }},
       {"mse_loss", O::mse_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean"}; }},
       {"l1_loss", O::l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "sum"}; }},
+      {"huber_loss", O::huber_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean", 0.5}; }},
+      {"kl_div", O::kl_div, [=](Rand& r) { return Args{T(r, {3, 4}), P(r, {3, 4}), "batchmean"}; }},
+      {"kl_div_log_target", O::kl_div, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "sum", true}; }},
       {"smooth_l1_loss", O::smooth_l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean", 0.5}; }},
       {"binary_cross_entropy", O::binary_cross_entropy, [=](Rand& r) {
          return Args{r.uniform({3, 4}, 0.1, 0.9), r.uniform({3, 4}, 0, 1), P(r, {3, 4}), "mean"};
@@ -510,7 +519,7 @@ const std::set<std::string> kSecondOrder = {
     "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
     "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
-    "tan", "atan2", "asin", "erfinv",
+    "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)

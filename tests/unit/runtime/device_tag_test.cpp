@@ -100,6 +100,8 @@ void reduction_family() {
   for (OpId op : {OpId::max_dim, OpId::min_dim, OpId::cumsum}) run(op, {a, int64_t(1)});
   for (OpId op : {OpId::sort, OpId::argsort}) run(op, {a});
   run(OpId::topk, {a, int64_t(1)});
+  run(OpId::scaled_dot_product_attention, {a, a, a});
+  for (OpId op : {OpId::kl_div, OpId::huber_loss}) run(op, {a, abs(a)});
   run(OpId::logsumexp, {a, Dims{1}});
   run(OpId::sum, {X({}), Dims{}});
 }

@@ -1,0 +1,128 @@
+#include "runtime/backend/common/implicit_composites.hpp"
+
+#include <cmath>
+
+#include "runtime/arg_reader.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/functions.hpp"
+
+namespace amps::rt::common {
+namespace {
+
+using O = OpId;
+
+Tensor reduce(const Tensor& loss, const std::string& reduction, std::string_view op) {
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return sum(loss);
+  AMPS_CHECK(reduction == "mean", "{}: {} is not a valid value for reduction", op, reduction);
+  return mean(loss);
+}
+
+// [k] ([..., Hk, S, E]) with each head repeated [r] times in place (repeat_interleave on dim -3), for
+// grouped-query attention.
+Tensor repeat_heads(const Tensor& k, int64_t r) {
+  if (r == 1) return k;
+  Dims expanded = k.sizes(), merged = k.sizes();
+  expanded.insert(expanded.end() - 2, r);
+  merged[merged.size() - 3] *= r;
+  return k.unsqueeze(-3).expand(expanded).reshape(merged);
+}
+
+// The additive mask of [L, S] lower-triangular attention (is_causal: query i sees keys 0..i).
+Tensor causal_bias(int64_t L, int64_t S, DType dt, Device dev) {
+  Tensor keep = call_op(O::tril, ones({L, S}, DType::bool_, dev));
+  return masked_fill(zeros({L, S}, dt, dev), call_op(O::logical_not, keep), -INFINITY);
+}
+
+// softmax along the last dim with rows that are -inf throughout giving zeros (PyTorch's _safe_softmax, which its
+// math attention uses once a mask may hide a whole row).
+Tensor safe_softmax(const Tensor& s) {
+  Tensor hidden = call_op(O::all, eq(s, -INFINITY), int64_t(-1), true);
+  return masked_fill(softmax(s, -1), hidden, 0.0);
+}
+
+void check_sdpa_inputs(const Tensor& q, const Tensor& k, const Tensor& v) {
+  AMPS_CHECK(q.dtype() == k.dtype() && q.dtype() == v.dtype(),
+             "Expected query, key, and value to have the same dtype, but got query.dtype: {} key.dtype: {} and "
+             "value.dtype: {} instead.", dtype_name(q.dtype()), dtype_name(k.dtype()), dtype_name(v.dtype()));
+  AMPS_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2, "scaled_dot_product_attention: query, key and value "
+             "need at least 2 dims ([..., L, E], [..., S, E], [..., S, Ev]); got {}, {} and {}", q.dim(), k.dim(),
+             v.dim());
+  AMPS_CHECK(q.device() == k.device() && q.device() == v.device(), "Expected query, key, and value to have the "
+             "same device type");
+}
+
+}  // namespace
+
+// scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, *, scale, enable_gqa):
+// softmax(query @ key^T * scale + bias) @ value, bias from the causal mask or attn_mask (bool: True attends;
+// float: added), dropout on the attention weights.
+Tensors sdpa_math(Args& args) {
+  ArgReader a(O::scaled_dot_product_attention, args);
+  Tensor q = a.tensor(0), k = a.tensor(1), v = a.tensor(2), mask = a.opt_tensor(3);
+  check_sdpa_inputs(q, k, v);
+  const double p = a.f64(4);
+  const bool causal = a.boolean(5);
+  AMPS_CHECK(!(causal && mask.defined()), "_scaled_dot_product_attention: Explicit attn_mask should not be set "
+             "when is_causal=True");
+  AMPS_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got {}", p);
+  if (a.boolean(7) && q.dim() >= 3 && k.dim() >= 3) {
+    const int64_t hq = q.size(-3), hk = k.size(-3);
+    AMPS_CHECK(hk > 0 && hq % hk == 0 && v.size(-3) == hk, "scaled_dot_product_attention: enable_gqa needs the "
+               "query heads ({}) to be a multiple of the key/value heads ({} and {})", hq, hk, v.size(-3));
+    k = repeat_heads(k, hq / hk);
+    v = repeat_heads(v, hq / hk);
+  }
+  const double scale = a.opt_f64(6).value_or(1.0 / std::sqrt(double(q.size(-1))));
+  Tensor s = matmul(q * scale, k.transpose(-2, -1));
+  const bool masked = causal || mask.defined();
+  if (causal) s = s + causal_bias(q.size(-2), k.size(-2), s.dtype(), s.device());
+  if (mask.defined())
+    s = mask.dtype() == DType::bool_ ? masked_fill(s, call_op(O::logical_not, mask), -INFINITY) : s + mask.to(s.dtype());
+  Tensor w = masked ? safe_softmax(s) : softmax(s, -1);
+  if (p > 0) w = dropout(w, p, true);
+  return {matmul(w, v)};
+}
+
+// kl_div(input, target, reduction, log_target): target * (log target - input) pointwise (0 where target is 0), or
+// exp(target) * (target - input) for log-space targets; 'batchmean' divides the sum by the batch size.
+Tensors kl_div_math(Args& args) {
+  ArgReader a(O::kl_div, args);
+  const Tensor x = a.tensor(0), t = a.tensor(1);
+  const std::string red = a.str(2);
+  Tensor loss = a.boolean(3) ? exp(t) * (t - x)
+                             : where(eq(t, 0.0), zeros_like(t), t * log(t)) - t * x;
+  if (red == "batchmean") return {x.dim() == 0 ? sum(loss) : sum(loss) / double(x.size(0))};
+  AMPS_CHECK(red == "none" || red == "sum" || red == "mean", "kl_div: {} is not a valid value for reduction "
+             "(none, batchmean, sum or mean)", red);
+  return {reduce(loss, red, "kl_div")};
+}
+
+// huber_loss(input, target, reduction, delta): 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta); that is
+// delta * smooth_l1_loss(beta=delta).
+Tensors huber_loss_math(Args& args) {
+  ArgReader a(O::huber_loss, args);
+  const double delta = a.f64(3);
+  AMPS_CHECK(delta > 0, "huber_loss does not support non-positive values for delta.");
+  Tensor d = a.tensor(0) - a.tensor(1), ad = abs(d);
+  Tensor loss = where(lt(ad, delta), d * d * 0.5, (ad - 0.5 * delta) * delta);
+  return {reduce(loss, a.str(2), "huber_loss")};
+}
+
+namespace {
+
+template <Tensors (*Math)(Args&)> Tensors kernel(const ArgReader& a, const KernelContext&) {
+  Args args = a.args();
+  return Math(args);
+}
+
+}  // namespace
+
+void register_implicit_composites(cpu::KernelTable& t) {
+  t.add(O::scaled_dot_product_attention, kernel<sdpa_math>, cpu::kFloatDTypes);
+  t.add(O::kl_div, kernel<kl_div_math>, cpu::kFloatDTypes);
+  t.add(O::huber_loss, kernel<huber_loss_math>, cpu::kFloatDTypes);
+}
+
+}  // namespace amps::rt::common
