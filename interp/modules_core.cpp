@@ -22,7 +22,8 @@ void install_math_module(Interp& in) {
     static const std::pair<const char*, double (*)(double)> fns[] = {
         {"sqrt", std::sqrt}, {"exp", std::exp}, {"log", std::log}, {"log2", std::log2}, {"log10", std::log10},
         {"sin", std::sin}, {"cos", std::cos}, {"tan", std::tan}, {"tanh", std::tanh}, {"atan", std::atan},
-        {"fabs", std::fabs}};
+        {"fabs", std::fabs}, {"asin", std::asin}, {"acos", std::acos}, {"sinh", std::sinh}, {"cosh", std::cosh},
+        {"erf", std::erf}, {"erfc", std::erfc}, {"log1p", std::log1p}, {"expm1", std::expm1}};
     for (auto& [name, f] : fns) def(m, name, unary_math(name, f));
     def(m, "floor", [](Interp&, CallArgs& a) {
       ArgReader r(a, "floor", {"x"});
