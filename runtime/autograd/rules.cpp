@@ -10,6 +10,7 @@
 
 #include "runtime/autograd/decompose.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
+#include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -704,6 +705,14 @@ void nn_rules(Table& t) {
   t[size_t(O::outer)] = {in_(0) | in_(1), [](C c) {
     return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
   t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
+  t[size_t(O::pad)] = {0, nullptr, common::pad_math};
+  t[size_t(O::constant_pad_nd)] = {0, nullptr, common::constant_pad_nd_math};
+  t[size_t(O::reflection_pad1d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad1d>};
+  t[size_t(O::reflection_pad2d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad2d>};
+  t[size_t(O::reflection_pad3d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad3d>};
+  t[size_t(O::replication_pad1d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad1d>};
+  t[size_t(O::replication_pad2d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad2d>};
+  t[size_t(O::replication_pad3d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad3d>};
   t[size_t(O::linear)] = {in_(0) | in_(1), linear_rule};
   for (O id : {O::conv1d, O::conv2d, O::conv3d})
     t[size_t(id)] = {in_(0) | in_(1), [](C c) { return conv_rule(c, false); }};

@@ -206,6 +206,15 @@ std::vector<Sample> samples() {
         return Args{T(r, {1, 4, 3, 2}), T(r, {1, 2, 3, 2}), T(r, {1, 2, 3, 2}), IValue(), 0.0, true, 0.7, true}; }},
       {"sdpa_float_mask", O::scaled_dot_product_attention, [=](Rand& r) {
         return Args{T(r, {3, 4}), T(r, {5, 4}), T(r, {5, 2}), T(r, {3, 5})}; }},
+      {"pad_constant", O::pad, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{1, 2, -1, 1}, "constant", 0.5}; }},
+      {"pad_circular", O::pad, [=](Rand& r) { return Args{T(r, {1, 2, 3, 4}), Dims{1, 2, 3, 0}, "circular"}; }},
+      {"constant_pad_nd", O::constant_pad_nd, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{2, 0, 1, 1}}; }},
+      {"reflection_pad1d", O::reflection_pad1d, [=](Rand& r) { return Args{T(r, {2, 2, 5}), Dims{2, 3}}; }},
+      {"reflection_pad2d", O::reflection_pad2d, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{1, 2, 2, 0}}; }},
+      {"reflection_pad3d", O::reflection_pad3d, [=](Rand& r) { return Args{T(r, {1, 1, 2, 3, 3}), Dims{1, 1, 0, 2, 1, 0}}; }},
+      {"replication_pad1d", O::replication_pad1d, [=](Rand& r) { return Args{T(r, {2, 3}), Dims{3, 1}}; }},
+      {"replication_pad2d", O::replication_pad2d, [=](Rand& r) { return Args{T(r, {1, 2, 3, 2}), Dims{2, 1, 0, 3}}; }},
+      {"replication_pad3d", O::replication_pad3d, [=](Rand& r) { return Args{T(r, {1, 2, 2, 2}), Dims{1, 0, 0, 1, 2, 1}}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};

@@ -102,6 +102,8 @@ void reduction_family() {
   run(OpId::topk, {a, int64_t(1)});
   run(OpId::scaled_dot_product_attention, {a, a, a});
   for (OpId op : {OpId::kl_div, OpId::huber_loss}) run(op, {a, abs(a)});
+  run(OpId::pad, {a, Dims{1, 1, 2, 0}, std::string("reflect")});
+  run(OpId::constant_pad_nd, {a, Dims{1, 2}});
   run(OpId::logsumexp, {a, Dims{1}});
   run(OpId::sum, {X({}), Dims{}});
 }
