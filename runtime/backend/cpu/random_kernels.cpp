@@ -1,5 +1,6 @@
 // CPU kernels drawing from the calling Context's generator: rand/randn/randint/randperm, *_like,
 // normal_/uniform_/bernoulli_, dropout. Sequential draws keep results reproducible per interpreter.
+#include <cmath>
 #include <numeric>
 
 #include "runtime/backend/common/nn_args.hpp"
@@ -61,6 +62,58 @@ Tensors k_randperm(const ArgReader& a, const KernelContext& kc) {
   size_t k = 0;
   Tensor t = Tensor::empty({n}, a.opt_dtype(1).value_or(DType::int64), kc.device);
   return one_tensor(fill_any(t, [&] { return double(perm[k++]); }));
+}
+
+// One row of multinomial: [n] category indices drawn from the weights [w] (non-negative, finite, some positive) by
+// inverting the running sum at uniform draws; without replacement a drawn category's weight is removed.
+void draw_categories(std::vector<double> w, int64_t n, bool replacement, Generator& g, int64_t* out) {
+  double total = 0;
+  int64_t positive = 0;
+  for (double v : w) {
+    AMPS_CHECK(std::isfinite(v) && v >= 0, "probability tensor contains either `inf`, `nan` or element < 0");
+    total += v;
+    positive += v > 0;
+  }
+  AMPS_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
+  AMPS_CHECK(replacement || positive >= n, "invalid multinomial distribution (with replacement=False, not enough "
+             "non-negative category to sample)");
+  for (int64_t s = 0; s < n; ++s) {
+    const double u = g.uniform_double() * total;
+    double acc = 0;
+    size_t c = 0, last = 0;
+    for (; c < w.size(); ++c) {
+      if (w[c] > 0) last = c;
+      acc += w[c];
+      if (u < acc && w[c] > 0) break;
+    }
+    if (c == w.size()) c = last;  // rounding left u at the very top of the running sum
+    out[s] = int64_t(c);
+    if (!replacement) {
+      w[c] = 0;
+      total = 0;
+      for (double v : w) total += v;
+    }
+  }
+}
+
+// multinomial(input, num_samples, replacement): category indices drawn per row of a 1-D or 2-D weight tensor.
+Tensors k_multinomial(const ArgReader& a, const KernelContext& kc) {
+  const Tensor x = a.tensor(0);
+  const int64_t n = a.i64(1);
+  const bool replacement = a.boolean(2);
+  AMPS_CHECK(x.dim() == 1 || x.dim() == 2, "prob_dist must be 1 or 2 dim");
+  AMPS_CHECK(is_floating(x.dtype()), "multinomial only supports floating-point dtypes for input, got: {}",
+             dtype_name(x.dtype()));
+  AMPS_CHECK(n > 0, "cannot sample n_sample <= 0 samples");
+  const int64_t cats = x.size(-1), rows = x.dim() == 2 ? x.size(0) : 1;
+  AMPS_CHECK(replacement || n <= cats, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  const Tensor w = contiguous(cast(x, DType::float64));
+  Tensor out = Tensor::empty(x.dim() == 2 ? Dims{rows, n} : Dims{n}, DType::int64, kc.device);
+  const double* p = w.data<double>();
+  for (int64_t r = 0; r < rows; ++r)
+    draw_categories(std::vector<double>(p + r * cats, p + (r + 1) * cats), n, replacement, kc.ctx.generator(),
+                    out.data<int64_t>() + r * n);
+  return one_tensor(out);
 }
 
 Tensor like(const ArgReader& a) {
@@ -134,6 +187,7 @@ void register_random_kernels(KernelTable& t) {
   t.add(OpId::randn, k_randn);
   t.add(OpId::randint, k_randint);
   t.add(OpId::randperm, k_randperm);
+  t.add(OpId::multinomial, k_multinomial);
   t.add(OpId::rand_like, k_rand_like, kFloatDTypes);
   t.add(OpId::randn_like, k_randn_like, kFloatDTypes);
   t.add(OpId::normal_, k_normal_, kFloatDTypes);

@@ -361,7 +361,7 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::eq, O::ne, O::lt, O::le, O::gt, O::ge, O::logical_and, O::logical_or, O::logical_not, O::isfinite, O::isnan,
       O::isinf, O::all, O::any, O::isclose},
      "bool output"},
-    {{O::argmax, O::argmin, O::argsort, O::one_hot}, "integer output"},
+    {{O::argmax, O::argmin, O::argsort, O::one_hot, O::multinomial}, "integer output"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
     {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},
