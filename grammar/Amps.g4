@@ -39,7 +39,11 @@ whileStmt    : WHILE expr block ;
 forStmt      : FOR pattern IN expr block ;
 tryStmt      : TRY block (NEWLINE* CATCH name? block)? (NEWLINE* FINALLY block)? ;
 autocastStmt : AUTOCAST postfix '<' (autocastArg (',' autocastArg)*)? '>' block ;
-autocastArg  : (attrName '=')? arith ;
+// An argument is any expression without a comparison (its `>` would close the brackets): `enabled=not f and g`.
+autocastArg  : (attrName '=')? autocastOr ;
+autocastOr   : autocastAnd (OR autocastAnd)* ;
+autocastAnd  : autocastNot (AND autocastNot)* ;
+autocastNot  : NOT autocastNot | arith ;
 noGradStmt   : NO_GRAD block ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport

@@ -211,7 +211,7 @@ StmtPtr AstBuilder::autocast_stmt(P::AutocastStmtContext* ctx) {
       arg.kind = Arg::Kind::Keyword;
       arg.name = intern(a->attrName()->getText());
     }
-    arg.value = arith(a->arith());
+    arg.value = autocast_or(a->autocastOr());
     s->args.push_back(std::move(arg));
   }
   s->body = block(ctx->block());

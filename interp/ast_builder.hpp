@@ -40,6 +40,9 @@ class AstBuilder {
 
   ExprPtr or_expr(P::OrExprContext* ctx);
   ExprPtr and_expr(P::AndExprContext* ctx);
+  ExprPtr autocast_or(P::AutocastOrContext* ctx);
+  ExprPtr autocast_and(P::AutocastAndContext* ctx);
+  ExprPtr autocast_not(P::AutocastNotContext* ctx);
   ExprPtr not_expr(P::NotExprContext* ctx);
   ExprPtr comparison(P::ComparisonContext* ctx);
   ExprPtr arith(P::ArithContext* ctx);

@@ -30,20 +30,38 @@ ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
   return std::make_unique<TernaryExpr>(span(ctx), or_expr(c->orExpr(0)), or_expr(c->orExpr(1)), expr(c->expr()));
 }
 
+// parts[0] OP parts[1] OP ...: a left-leaning chain of [kind] LogicalExprs over build(part).
+template <typename Part, typename Build>
+static ExprPtr logical_chain(ExprKind kind, const Span& s, const std::vector<Part*>& parts, Build build) {
+  ExprPtr e = build(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) e = std::make_unique<LogicalExpr>(kind, s, std::move(e), build(parts[i]));
+  return e;
+}
+
 // orExpr: andExpr (OR andExpr)*
 ExprPtr AstBuilder::or_expr(P::OrExprContext* ctx) {
-  ExprPtr e = and_expr(ctx->andExpr(0));
-  for (size_t i = 1; i < ctx->andExpr().size(); ++i)
-    e = std::make_unique<LogicalExpr>(ExprKind::Or, span(ctx), std::move(e), and_expr(ctx->andExpr(i)));
-  return e;
+  return logical_chain(ExprKind::Or, span(ctx), ctx->andExpr(), [&](auto* c) { return and_expr(c); });
 }
 
 // andExpr: notExpr (AND notExpr)*
 ExprPtr AstBuilder::and_expr(P::AndExprContext* ctx) {
-  ExprPtr e = not_expr(ctx->notExpr(0));
-  for (size_t i = 1; i < ctx->notExpr().size(); ++i)
-    e = std::make_unique<LogicalExpr>(ExprKind::And, span(ctx), std::move(e), not_expr(ctx->notExpr(i)));
-  return e;
+  return logical_chain(ExprKind::And, span(ctx), ctx->notExpr(), [&](auto* c) { return not_expr(c); });
+}
+
+// autocastOr: autocastAnd (OR autocastAnd)* -- the comparison-free expressions of autocast arguments
+ExprPtr AstBuilder::autocast_or(P::AutocastOrContext* ctx) {
+  return logical_chain(ExprKind::Or, span(ctx), ctx->autocastAnd(), [&](auto* c) { return autocast_and(c); });
+}
+
+// autocastAnd: autocastNot (AND autocastNot)*
+ExprPtr AstBuilder::autocast_and(P::AutocastAndContext* ctx) {
+  return logical_chain(ExprKind::And, span(ctx), ctx->autocastNot(), [&](auto* c) { return autocast_not(c); });
+}
+
+// autocastNot: NOT autocastNot | arith
+ExprPtr AstBuilder::autocast_not(P::AutocastNotContext* ctx) {
+  if (ctx->NOT()) return std::make_unique<NotExpr>(span(ctx), autocast_not(ctx->autocastNot()));
+  return arith(ctx->arith());
 }
 
 // notExpr: NOT notExpr | comparison
