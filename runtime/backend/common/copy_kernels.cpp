@@ -1,10 +1,34 @@
 // Device-independent copy, fill and factory kernels (see copy_kernels.hpp): argument reading and checks.
 #include "runtime/backend/common/copy_kernels.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
 namespace amps::rt::common {
+
+// PyTorch's checked_convert: a finite value beyond [dt]'s range (or NaN for an integer dtype) is an error, infinities
+// go into floating dtypes as they are, fractions are truncated into integers.
+void check_fill_value(Scalar v, DType dt) {
+  if (v.is_bool() || dt == DType::bool_) return;
+  double lo = 0, hi = 0;
+  switch (dt) {
+    case DType::float16: lo = -65504.0, hi = 65504.0; break;
+    case DType::bfloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
+    case DType::float32: lo = -double(std::numeric_limits<float>::max()), hi = double(std::numeric_limits<float>::max()); break;
+    case DType::int32: lo = double(INT32_MIN), hi = double(INT32_MAX); break;
+    case DType::int64:
+      if (v.is_integral()) return;
+      lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    default: return;  // float64 holds every double
+  }
+  const double d = v.to_double();
+  const bool fits = is_floating(dt) ? (std::isinf(d) || d != d || (d >= lo && d <= hi))
+                                    : (d == d && d >= lo && (dt == DType::int64 ? d < hi : d <= hi));
+  AMPS_CHECK(fits, "value cannot be converted to type {} without overflow", dtype_name(dt));
+}
 
 Tensor finish_factory(const ArgReader& a, size_t i, Tensor t) {
   if (a.boolean(i)) t.set_requires_grad(true);
@@ -12,7 +36,10 @@ Tensor finish_factory(const ArgReader& a, size_t i, Tensor t) {
 }
 
 Tensor filled_factory(const ArgReader& a, size_t i, Tensor t, std::optional<Scalar> value, FillFn fill) {
-  if (value) fill(t, *value);
+  if (value) {
+    check_fill_value(*value, t.dtype());
+    fill(t, *value);
+  }
   return finish_factory(a, i, std::move(t));
 }
 

@@ -17,6 +17,8 @@ using ContiguousFn = Tensor (*)(const Tensor& t);
 // honours it; the CUDA backend allocates on the device it runs on.
 using LikeDeviceFn = Device (*)(const ArgReader& a, size_t i, const KernelContext& kc);
 
+// Throws PyTorch's "value cannot be converted to type ... without overflow" when [v] does not fit [dt].
+void check_fill_value(Scalar v, DType dt);
 // Applies the `requires_grad=` argument of a factory (argument [i]) to [t].
 Tensor finish_factory(const ArgReader& a, size_t i, Tensor t);
 // [t] filled with [value] when there is one, marked by the `requires_grad=` argument [i].
@@ -53,6 +55,7 @@ void register_copy_kernels(cpu::KernelTable& t) {
   t.add(OpId::clone, [](const ArgReader& a, K) -> Tensors { return {clone(a, Copy)}; });
   t.add(OpId::contiguous, [](const ArgReader& a, K) -> Tensors { return {Contiguous(a.tensor(0))}; });
   t.add(OpId::fill_, [](const ArgReader& a, K) -> Tensors {
+    check_fill_value(a.scalar(1), a.tensor(0).dtype());
     Fill(a.tensor(0), a.scalar(1));
     return {a.tensor(0)};
   });

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "runtime/backend/common/binary_checks.hpp"
+#include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -308,6 +309,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
 Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   Tensor x = a.tensor(0), m = a.tensor(1);
   Scalar v = a.scalar(2);
+  common::check_fill_value(v, x.dtype());
   AMPS_CHECK(m.dtype() == DType::bool_, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
              dtype_name(m.dtype()));
   Dims shape = broadcast_pair(x, m, "masked_fill");

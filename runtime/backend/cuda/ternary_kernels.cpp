@@ -3,6 +3,7 @@
 // The conditions of where/masked_fill stay bool on the device; the sync-free optimizers (stdlib
 // optim.syncfree) skip a step with where(found_inf > 0, old, new), so none of this reads a device value on
 // the host.
+#include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
@@ -85,6 +86,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
 Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   Tensor x = a.tensor(0), m = a.tensor(1);
   check_devices(a.op(), {&x, &m});
+  common::check_fill_value(a.scalar(2), x.dtype());
   AMPS_CHECK(m.dtype() == DType::bool_, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
              dtype_name(m.dtype()));
   Dims shape = cpu::broadcast_pair(x, m, "masked_fill");
