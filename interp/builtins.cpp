@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "interp/operators.hpp"
+#include "interp/utf8.hpp"
 
 namespace amps::interp {
 namespace {
@@ -28,7 +29,7 @@ Value b_print(Interp& in, CallArgs& a) {
 Value b_len(Interp& in, CallArgs& a) {
   ArgReader r(a, "len", {"obj"});
   const Value& v = r.required(0);
-  if (v.is(ObjKind::Str)) return Value(int64_t(v.as<Str>()->value.size()));
+  if (v.is(ObjKind::Str)) return Value(utf8_length(v.as<Str>()->value));
   if (v.is(ObjKind::List)) return Value(int64_t(v.as<List>()->items.size()));
   if (v.is(ObjKind::Tuple)) return Value(int64_t(v.as<Tuple>()->items.size()));
   if (v.is(ObjKind::Dict)) return Value(int64_t(v.as<Dict>()->size()));

@@ -6,6 +6,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/operators.hpp"
+#include "interp/utf8.hpp"
 
 namespace amps::interp {
 namespace {
@@ -204,7 +205,7 @@ const MethodTable& str_methods() {
       {"find", [](Interp&, const Value& s, CallArgs& a) {
          ArgReader r(a, "find", {"sub"});
          size_t p = text(s).find(r.str_or(0, ""));
-         return Value(p == std::string::npos ? int64_t(-1) : int64_t(p));
+         return Value(p == std::string::npos ? int64_t(-1) : utf8_index_of_byte(text(s), p));
        }},
       {"replace", [](Interp&, const Value& s, CallArgs& a) {
          ArgReader r(a, "replace", {"old", "new"});

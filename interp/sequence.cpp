@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/interp.hpp"
+#include "interp/utf8.hpp"
 
 namespace amps::interp {
 
@@ -22,8 +23,9 @@ void Interp::iterate(const Value& it, const Span& where, const std::function<boo
   if (it.is(ObjKind::List)) return iterate_values(it.as<List>()->items, body);
   if (it.is(ObjKind::Tuple)) return iterate_values(it.as<Tuple>()->items, body);
   if (it.is(ObjKind::Str)) {
-    for (char c : std::string(it.as<Str>()->value))
-      if (!body(make_str(std::string(1, c)))) return;
+    const std::string s = it.as<Str>()->value;  // a copy: the body may rebind the name holding it
+    for (std::string_view c : utf8_chars(s))
+      if (!body(make_str(std::string(c)))) return;
     return;
   }
   if (it.is(ObjKind::Dict)) {
@@ -121,7 +123,7 @@ static Value index_seq(const Seq& items, const Value& key, const Span& where, co
 
 static Value index_str(const std::string& s, const Value& key, const Span& where) {
   std::vector<Value> chars;
-  for (char c : s) chars.push_back(make_str(std::string(1, c)));
+  for (std::string_view c : utf8_chars(s)) chars.push_back(make_str(std::string(c)));
   Value r = index_seq(chars, key, where, "string", [](std::vector<Value> v) {
     std::string out;
     for (auto& c : v) out += c.as<Str>()->value;
