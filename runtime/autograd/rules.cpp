@@ -654,6 +654,7 @@ void shape_rules(Table& t) {
   t[size_t(O::cat)] = {0, cat_rule};
   t[size_t(O::stack)] = {0, stack_rule};
   t[size_t(O::split)] = {0, unsplit_rule};
+  t[size_t(O::split_sizes)] = {0, unsplit_rule};
   t[size_t(O::chunk)] = {0, unsplit_rule};
   t[size_t(O::index_select)] = {in_(2), [](C c) {
     return Tensors{op(O::index_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g())}; }};

@@ -55,7 +55,33 @@ Tensors k_split(const ArgReader& a, const KernelContext&) {
   AMPS_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
   int64_t split_size = a.i64(1);
   AMPS_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size={}", split_size);
-  return split_views(self, wrap_dim(a.i64(2), self.dim()), split_size);
+  const int64_t dim = wrap_dim(a.i64(2), self.dim()), size = self.size(dim);
+  AMPS_CHECK(split_size > 0 || size == 0, "split_size can only be 0 if dimension size is 0, but got dimension size "
+             "of {}", size);
+  return split_views(self, dim, split_size);
+}
+
+// split(input, [sizes], dim): consecutive views of the listed sizes, which must cover the dim exactly.
+Tensors k_split_sizes(const ArgReader& a, const KernelContext&) {
+  Tensor self = a.tensor(0);
+  AMPS_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
+  const Dims sizes = a.ints(1);
+  const int64_t dim = wrap_dim(a.i64(2), self.dim());
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    AMPS_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={}",
+               format_shape(sizes));
+    total += s;
+  }
+  AMPS_CHECK(total == self.size(dim), "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's "
+             "size at dimension {}), but got split_sizes={}", self.size(dim), dim, format_shape(sizes));
+  Tensors out;
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    out.push_back(native::narrow(self, dim, start, s));
+    start += s;
+  }
+  return out;
 }
 
 Tensors k_chunk(const ArgReader& a, const KernelContext&) {
@@ -100,6 +126,7 @@ void register_view_kernels(cpu::KernelTable& t) {
   t.add(OpId::narrow, k_narrow);
   t.add(OpId::detach, k_detach);
   t.add(OpId::split, k_split);
+  t.add(OpId::split_sizes, k_split_sizes);
   t.add(OpId::chunk, k_chunk);
 }
 

@@ -168,6 +168,7 @@ std::vector<Sample> samples() {
       {"cat", O::cat, [=](Rand& r) { return Args{std::vector<Tensor>{T(r, {2, 3}), T(r, {3, 3})}, int64_t(0)}; }},
       {"stack", O::stack, [=](Rand& r) { return Args{std::vector<Tensor>{T(r, {2, 3}), T(r, {2, 3})}, int64_t(-1)}; }},
       {"split", O::split, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(2), int64_t(0)}; }},
+      {"split_sizes", O::split_sizes, [=](Rand& r) { return Args{T(r, {3, 5}), Dims{1, 0, 4}, int64_t(1)}; }},
       {"chunk", O::chunk, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(2), int64_t(1)}; }},
       {"index_select", O::index_select, [=](Rand& r) { return Args{T(r, {4, 3}), int64_t(0), r.ints({6}, 4)}; }},
       {"gather", O::gather, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), r.ints({3, 5}, 4)}; }},

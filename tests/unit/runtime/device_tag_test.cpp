@@ -126,6 +126,7 @@ void shape_family() {
   run(OpId::cat, {std::vector<Tensor>{a, b}});
   run(OpId::stack, {std::vector<Tensor>{a, b}, int64_t(1)});
   run(OpId::split, {a, int64_t(1)});
+  run(OpId::split_sizes, {a, Dims{1, 1}});
   run(OpId::chunk, {a, int64_t(2), int64_t(1)});
   run(OpId::tril, {a});
   run(OpId::triu, {a, int64_t(1)});
