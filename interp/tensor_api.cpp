@@ -210,6 +210,16 @@ Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
   });
 }
 
+// einsum(eq, a, b, ...) as PyTorch: the operands after the equation become the op's one tensor list (a list
+// given as the second argument is used as it is).
+void pack_operands(CallArgs& a) {
+  if (a.pos.size() == 2 && (a.pos[1].is(ObjKind::List) || a.pos[1].is(ObjKind::Tuple))) return;
+  if (a.pos.size() < 2) return;
+  std::vector<Value> operands(a.pos.begin() + 1, a.pos.end());
+  a.pos.resize(1);
+  a.pos.push_back(make_list(std::move(operands)));
+}
+
 void install_dtypes_and_devices(Interp& in) {
   static const std::pair<const char*, rt::DType> names[] = {
       {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
@@ -236,8 +246,10 @@ void install_tensor_builtins(Interp& in) {
     const std::vector<rt::OpId>* group = &ops;
     // A name shared with a Python builtin (max, sum, abs, ...) serves both: tensors go to the op.
     Value builtin = in.lookup_global(name);
-    in.def_native(name, [group, builtin](Interp& i, CallArgs& a) {
+    const bool variadic = name == "einsum";
+    in.def_native(name, [group, builtin, variadic](Interp& i, CallArgs& a) {
       if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);
+      if (variadic) pack_operands(a);
       normalize_dtype_kwargs(a);
       return call_op_overloads(i, *group, a);
     });

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "runtime/autograd/decompose.hpp"
+#include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -707,6 +708,7 @@ void nn_rules(Table& t) {
     return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
   t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
   t[size_t(O::pad)] = {0, nullptr, common::pad_math};
+  t[size_t(O::einsum)] = {0, nullptr, common::einsum_math};
   t[size_t(O::constant_pad_nd)] = {0, nullptr, common::constant_pad_nd_math};
   t[size_t(O::reflection_pad1d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad1d>};
   t[size_t(O::reflection_pad2d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad2d>};

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/backend/common/einsum.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -123,6 +124,7 @@ void register_implicit_composites(cpu::KernelTable& t) {
   t.add(O::scaled_dot_product_attention, kernel<sdpa_math>, cpu::kFloatDTypes);
   t.add(O::kl_div, kernel<kl_div_math>, cpu::kFloatDTypes);
   t.add(O::huber_loss, kernel<huber_loss_math>, cpu::kFloatDTypes);
+  t.add(O::einsum, kernel<einsum_math>);
 }
 
 }  // namespace amps::rt::common

@@ -13,7 +13,7 @@ Tensors sdpa_math(Args& args);
 Tensors kl_div_math(Args& args);
 Tensors huber_loss_math(Args& args);
 
-// Registers the three as kernels in [t] (the CPU and CUDA tables alike).
+// Registers the three (and einsum, einsum.hpp) as kernels in [t] (the CPU and CUDA tables alike).
 void register_implicit_composites(cpu::KernelTable& t);
 
 }  // namespace amps::rt::common

@@ -71,6 +71,7 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::huber_loss, {x, y, std::string("sum"), 0.5}, 60));
     for (const char* mode : {"constant", "reflect", "replicate", "circular"})
       EXPECT_TRUE(same_on_cuda(OpId::pad, {x, Dims{2, 1, 0, 3}, std::string(mode)}));
+    EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::constant_pad_nd, {x, Dims{-1, 2, 1, 1, 0, 1}, Scalar(2.5)}));
     EXPECT_TRUE(same_on_cuda(OpId::cosine_embedding_loss, {input({4, 3}, dt), input({4, 3}, dt, 2), make({1, -1, 1, -1}, {4}),
                                                            0.1, std::string("mean")}, 12));
