@@ -111,20 +111,11 @@ Tensors huber_loss_math(Args& args) {
   return {reduce(loss, a.str(2), "huber_loss")};
 }
 
-namespace {
-
-template <Tensors (*Math)(Args&)> Tensors kernel(const ArgReader& a, const KernelContext&) {
-  Args args = a.args();
-  return Math(args);
-}
-
-}  // namespace
-
 void register_implicit_composites(cpu::KernelTable& t) {
-  t.add(O::scaled_dot_product_attention, kernel<sdpa_math>, cpu::kFloatDTypes);
-  t.add(O::kl_div, kernel<kl_div_math>, cpu::kFloatDTypes);
-  t.add(O::huber_loss, kernel<huber_loss_math>, cpu::kFloatDTypes);
-  t.add(O::einsum, kernel<einsum_math>);
+  t.add(O::scaled_dot_product_attention, composite_kernel<sdpa_math>, cpu::kFloatDTypes);
+  t.add(O::kl_div, composite_kernel<kl_div_math>, cpu::kFloatDTypes);
+  t.add(O::huber_loss, composite_kernel<huber_loss_math>, cpu::kFloatDTypes);
+  t.add(O::einsum, composite_kernel<einsum_math>);
 }
 
 }  // namespace amps::rt::common

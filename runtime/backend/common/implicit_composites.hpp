@@ -13,6 +13,13 @@ Tensors sdpa_math(Args& args);
 Tensors kl_div_math(Args& args);
 Tensors huber_loss_math(Args& args);
 
+// An implicit composite [Math] as a backend kernel: it runs on the op's complete arguments (below the autograd
+// layer, so nothing is recorded).
+template <Tensors (*Math)(Args&)> Tensors composite_kernel(const ArgReader& a, const KernelContext&) {
+  Args args = a.args();
+  return Math(args);
+}
+
 // Registers the three (and einsum, einsum.hpp) as kernels in [t] (the CPU and CUDA tables alike).
 void register_implicit_composites(cpu::KernelTable& t);
 

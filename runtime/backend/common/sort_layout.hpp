@@ -31,4 +31,11 @@ Tensors sort_op(const ArgReader& a, const KernelContext& kc, SortRowsFn sort_row
 Tensors argsort_op(const ArgReader& a, const KernelContext& kc, SortRowsFn sort_rows);
 Tensors topk_op(const ArgReader& a, const KernelContext& kc, SortRowsFn sort_rows);
 
+// Registers sort, argsort and topk in a backend's table [t], ordering rows with the backend's [Rows].
+template <SortRowsFn Rows> void register_sort_kernels(cpu::KernelTable& t) {
+  t.add(OpId::sort, [](const ArgReader& a, const KernelContext& kc) { return sort_op(a, kc, Rows); });
+  t.add(OpId::argsort, [](const ArgReader& a, const KernelContext& kc) { return argsort_op(a, kc, Rows); });
+  t.add(OpId::topk, [](const ArgReader& a, const KernelContext& kc) { return topk_op(a, kc, Rows); });
+}
+
 }  // namespace amps::rt::common

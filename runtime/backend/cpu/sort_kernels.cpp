@@ -50,16 +50,8 @@ void sort_rows(const common::SortLayout& l, bool largest, const Tensor& values, 
   AMPS_DISPATCH_ALL(l.rows.dtype(), T, [&] { sort_rows_of<T>(l, largest, values, indices); });
 }
 
-Tensors k_sort(const ArgReader& a, const KernelContext& kc) { return common::sort_op(a, kc, sort_rows); }
-Tensors k_argsort(const ArgReader& a, const KernelContext& kc) { return common::argsort_op(a, kc, sort_rows); }
-Tensors k_topk(const ArgReader& a, const KernelContext& kc) { return common::topk_op(a, kc, sort_rows); }
-
 }  // namespace
 
-void register_sort_kernels(KernelTable& t) {
-  t.add(OpId::sort, k_sort);
-  t.add(OpId::argsort, k_argsort);
-  t.add(OpId::topk, k_topk);
-}
+void register_sort_kernels(KernelTable& t) { common::register_sort_kernels<sort_rows>(t); }
 
 }  // namespace amps::rt::cpu
