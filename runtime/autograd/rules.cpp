@@ -709,6 +709,8 @@ void nn_rules(Table& t) {
   t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
   t[size_t(O::pad)] = {0, nullptr, common::pad_math};
   t[size_t(O::einsum)] = {0, nullptr, common::einsum_math};
+  t[size_t(O::roll)] = {0, nullptr, common::roll_math};
+  t[size_t(O::repeat_interleave)] = {0, nullptr, common::repeat_interleave_math};
   t[size_t(O::constant_pad_nd)] = {0, nullptr, common::constant_pad_nd_math};
   t[size_t(O::reflection_pad1d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad1d>};
   t[size_t(O::reflection_pad2d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad2d>};

@@ -7,6 +7,7 @@
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
+#include "runtime/shape.hpp"
 
 namespace amps::rt::common {
 namespace {
@@ -111,11 +112,54 @@ Tensors huber_loss_math(Args& args) {
   return {reduce(loss, a.str(2), "huber_loss")};
 }
 
+// roll(input, shifts, dims): elements shifted along each dim, wrapping around (the flattened tensor when dims is
+// empty); each shift is two narrows and a cat.
+Tensors roll_math(Args& args) {
+  ArgReader a(O::roll, args);
+  Tensor x = a.tensor(0);
+  const Dims shifts = a.ints(1), dims = a.ints(2);
+  if (dims.empty()) {
+    AMPS_CHECK(shifts.size() == 1, "roll: shifts and dims must align. shifts: {}, dims:{}", shifts.size(), dims.size());
+    Args flat{x.reshape({-1}), Dims{shifts[0]}, Dims{0}};
+    return {roll_math(flat)[0].reshape(x.sizes())};
+  }
+  AMPS_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: {}, dims:{}", shifts.size(),
+             dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t d = wrap_dim(dims[i], x.dim()), n = x.size(d);
+    if (n == 0) continue;
+    const int64_t s = ((shifts[i] % n) + n) % n;
+    if (s != 0) x = cat({x.narrow(d, n - s, s), x.narrow(d, 0, n - s)}, d);
+  }
+  return {x.is_same(a.tensor(0)) ? x.clone() : x};
+}
+
+// repeat_interleave(input, repeats, dim): each element repeated [repeats] times in place along dim (the flattened
+// input when dim is None).
+Tensors repeat_interleave_math(Args& args) {
+  ArgReader a(O::repeat_interleave, args);
+  Tensor x = a.tensor(0);
+  const int64_t r = a.i64(1);
+  AMPS_CHECK(r >= 0, "repeats can not be negative");
+  std::optional<int64_t> dim = a.opt_i64(2);
+  if (!dim) {
+    x = x.reshape({-1});
+    dim = 0;
+  }
+  const int64_t d = wrap_dim(*dim, x.dim());
+  Dims expanded = x.sizes(), merged = x.sizes();
+  expanded.insert(expanded.begin() + d + 1, r);
+  merged[size_t(d)] *= r;
+  return {x.unsqueeze(d + 1).expand(expanded).reshape(merged)};
+}
+
 void register_implicit_composites(cpu::KernelTable& t) {
   t.add(O::scaled_dot_product_attention, composite_kernel<sdpa_math>, cpu::kFloatDTypes);
   t.add(O::kl_div, composite_kernel<kl_div_math>, cpu::kFloatDTypes);
   t.add(O::huber_loss, composite_kernel<huber_loss_math>, cpu::kFloatDTypes);
   t.add(O::einsum, composite_kernel<einsum_math>);
+  t.add(O::roll, composite_kernel<roll_math>);
+  t.add(O::repeat_interleave, composite_kernel<repeat_interleave_math>);
 }
 
 }  // namespace amps::rt::common

@@ -1,5 +1,5 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
-// backend), kl_div and huber_loss. Each is written with the dispatching functions, so the one definition serves
+// backend), kl_div, huber_loss, roll and repeat_interleave. Each is written with the dispatching functions, so the one definition serves
 // as the kernel of every backend (run below the autograd layer: nothing is recorded) and as the op's
 // differentiable decomposition (runtime/autograd/rules.cpp: recorded op by op, so gradients of any order follow).
 #pragma once
@@ -12,6 +12,8 @@ namespace amps::rt::common {
 Tensors sdpa_math(Args& args);
 Tensors kl_div_math(Args& args);
 Tensors huber_loss_math(Args& args);
+Tensors roll_math(Args& args);
+Tensors repeat_interleave_math(Args& args);
 
 // An implicit composite [Math] as a backend kernel: it runs on the op's complete arguments (below the autograd
 // layer, so nothing is recorded).

@@ -72,6 +72,8 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
     for (const char* mode : {"constant", "reflect", "replicate", "circular"})
       EXPECT_TRUE(same_on_cuda(OpId::pad, {x, Dims{2, 1, 0, 3}, std::string(mode)}));
     EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
+    EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
+    EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));
     EXPECT_TRUE(same_on_cuda(OpId::constant_pad_nd, {x, Dims{-1, 2, 1, 1, 0, 1}, Scalar(2.5)}));
     EXPECT_TRUE(same_on_cuda(OpId::cosine_embedding_loss, {input({4, 3}, dt), input({4, 3}, dt, 2), make({1, -1, 1, -1}, {4}),
                                                            0.1, std::string("mean")}, 12));

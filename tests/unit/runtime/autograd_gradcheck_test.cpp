@@ -218,6 +218,8 @@ std::vector<Sample> samples() {
       {"replication_pad3d", O::replication_pad3d, [=](Rand& r) { return Args{T(r, {1, 2, 2, 2}), Dims{1, 0, 0, 1, 2, 1}}; }},
       {"einsum", O::einsum, [=](Rand& r) {
         return Args{"bij,bjk,k->bi", std::vector<Tensor>{T(r, {2, 3, 4}), T(r, {1, 4, 2}), T(r, {2})}}; }},
+      {"roll", O::roll, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{1, -3}, Dims{0, 1}}; }},
+      {"repeat_interleave", O::repeat_interleave, [=](Rand& r) { return Args{T(r, {2, 3}), int64_t(2), int64_t(1)}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};

@@ -105,6 +105,8 @@ void reduction_family() {
   run(OpId::pad, {a, Dims{1, 1, 2, 0}, std::string("reflect")});
   run(OpId::constant_pad_nd, {a, Dims{1, 2}});
   run(OpId::einsum, {std::string("ijk,ikl->ijl"), std::vector<Tensor>{a, a.transpose(1, 2)}});
+  run(OpId::roll, {a, Dims{1}, Dims{0}});
+  run(OpId::repeat_interleave, {a, int64_t(2)});
   run(OpId::multinomial, {abs(a).reshape({6, 4}), int64_t(2)});
   run(OpId::logsumexp, {a, Dims{1}});
   run(OpId::sum, {X({}), Dims{}});
