@@ -126,6 +126,7 @@ Tensors roll_math(Args& args) {
   AMPS_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: {}, dims:{}", shifts.size(),
              dims.size());
   for (size_t i = 0; i < dims.size(); ++i) {
+    AMPS_CHECK_INDEX(x.dim() > 0, "Dimension specified as {} but tensor has no dimensions", dims[i]);
     const int64_t d = wrap_dim(dims[i], x.dim()), n = x.size(d);
     if (n == 0) continue;
     const int64_t s = ((shifts[i] % n) + n) % n;
@@ -142,6 +143,7 @@ Tensors repeat_interleave_math(Args& args) {
   const int64_t r = a.i64(1);
   AMPS_CHECK(r >= 0, "repeats can not be negative");
   std::optional<int64_t> dim = a.opt_i64(2);
+  AMPS_CHECK_INDEX(!dim || x.dim() > 0, "Dimension specified as {} but tensor has no dimensions", *dim);
   if (!dim) {
     x = x.reshape({-1});
     dim = 0;
