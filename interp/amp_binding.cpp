@@ -106,9 +106,12 @@ void warn_override_once(Interp& in, AmpState& st, const Span& where) {
 }
 
 // autocast DEV<dtype, enabled=, cache=> { }: validates like torch.autocast and enters a region; the
-// returned guard exits it (restoring the previous state) when the block ends, however it ends.
+// returned guard exits it (restoring the previous state) when the block ends, however it ends. torch.autocast's
+// keyword `cache_enabled` is accepted for `cache`.
 std::shared_ptr<void> autocast_enter(Interp& in, AmpState& st, const Value& device, CallArgs& args) {
   DeviceType d = device_type_of(device);
+  for (auto& [name, value] : args.kw)
+    if (*name == "cache_enabled") name = intern("cache");
   ArgReader r(args, "autocast", {"dtype", "enabled", "cache"});
   rt::DType dtype = r.has(0) && !r.get(0).is_none() ? dtype_arg(r.get(0), "autocast dtype") : st.layer->state(d).dtype;
   bool enabled = r.has(1) ? in.truthy(r.get(1)) : true;
