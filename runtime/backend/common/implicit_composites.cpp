@@ -21,16 +21,6 @@ Tensor reduce(const Tensor& loss, const std::string& reduction, std::string_view
   return mean(loss);
 }
 
-// [k] ([..., Hk, S, E]) with each head repeated [r] times in place (repeat_interleave on dim -3), for
-// grouped-query attention.
-Tensor repeat_heads(const Tensor& k, int64_t r) {
-  if (r == 1) return k;
-  Dims expanded = k.sizes(), merged = k.sizes();
-  expanded.insert(expanded.end() - 2, r);
-  merged[merged.size() - 3] *= r;
-  return k.unsqueeze(-3).expand(expanded).reshape(merged);
-}
-
 // The additive mask of [L, S] lower-triangular attention (is_causal: query i sees keys 0..i).
 Tensor causal_bias(int64_t L, int64_t S, DType dt, Device dev) {
   Tensor keep = call_op(O::tril, ones({L, S}, DType::bool_, dev));
@@ -73,8 +63,10 @@ Tensors sdpa_math(Args& args) {
     const int64_t hq = q.size(-3), hk = k.size(-3);
     AMPS_CHECK(hk > 0 && hq % hk == 0 && v.size(-3) == hk, "scaled_dot_product_attention: enable_gqa needs the "
                "query heads ({}) to be a multiple of the key/value heads ({} and {})", hq, hk, v.size(-3));
-    k = repeat_heads(k, hq / hk);
-    v = repeat_heads(v, hq / hk);
+    if (hq != hk) {  // each key/value head serves hq / hk query heads
+      k = call_op(O::repeat_interleave, k, hq / hk, int64_t(-3));
+      v = call_op(O::repeat_interleave, v, hq / hk, int64_t(-3));
+    }
   }
   const double scale = a.opt_f64(6).value_or(1.0 / std::sqrt(double(q.size(-1))));
   Tensor s = matmul(q * scale, k.transpose(-2, -1));
