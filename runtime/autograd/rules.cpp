@@ -12,6 +12,7 @@
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
+#include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -709,6 +710,13 @@ void nn_rules(Table& t) {
   t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
   t[size_t(O::pad)] = {0, nullptr, common::pad_math};
   t[size_t(O::einsum)] = {0, nullptr, common::einsum_math};
+  t[size_t(O::interpolate)] = {0, nullptr, common::interpolate_math};
+  t[size_t(O::upsample_nearest1d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest1d>};
+  t[size_t(O::upsample_nearest2d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest2d>};
+  t[size_t(O::upsample_nearest3d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest3d>};
+  t[size_t(O::upsample_linear1d)] = {0, nullptr, common::upsample_op_math<O::upsample_linear1d>};
+  t[size_t(O::upsample_bilinear2d)] = {0, nullptr, common::upsample_op_math<O::upsample_bilinear2d>};
+  t[size_t(O::upsample_trilinear3d)] = {0, nullptr, common::upsample_op_math<O::upsample_trilinear3d>};
   t[size_t(O::roll)] = {0, nullptr, common::roll_math};
   t[size_t(O::repeat_interleave)] = {0, nullptr, common::repeat_interleave_math};
   t[size_t(O::constant_pad_nd)] = {0, nullptr, common::constant_pad_nd_math};

@@ -45,7 +45,8 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",
-                         "cosh", "asin", "acos", "log10", "erfinv", "kl_div", "huber_loss"})
+                         "cosh", "asin", "acos", "log10", "erfinv", "kl_div", "huber_loss", "upsample_nearest2d",
+                         "upsample_bilinear2d", "upsample_trilinear3d"})
     EXPECT_EQ(policy_for(DeviceType::cuda, *rt::op_from_id_name(op)), Policy::fp32) << op;
 }
 

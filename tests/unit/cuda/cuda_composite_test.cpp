@@ -74,6 +74,10 @@ TEST_F(Cuda, PreluCosinesGroupNormTraceIsCloseIndexCopyProdCumsumMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
     EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));
+    for (const char* mode : {"nearest", "linear"})
+      EXPECT_TRUE(same_on_cuda(OpId::interpolate, {x, IValue(), 1.7, std::string(mode)}));
+    EXPECT_TRUE(same_on_cuda(OpId::interpolate, {input({2, 3, 4, 5}, dt), Dims{7, 3}, IValue(), std::string("bilinear"),
+                                                  true}));
     EXPECT_TRUE(same_on_cuda(OpId::constant_pad_nd, {x, Dims{-1, 2, 1, 1, 0, 1}, Scalar(2.5)}));
     EXPECT_TRUE(same_on_cuda(OpId::cosine_embedding_loss, {input({4, 3}, dt), input({4, 3}, dt, 2), make({1, -1, 1, -1}, {4}),
                                                            0.1, std::string("mean")}, 12));

@@ -220,6 +220,13 @@ std::vector<Sample> samples() {
         return Args{"bij,bjk,k->bi", std::vector<Tensor>{T(r, {2, 3, 4}), T(r, {1, 4, 2}), T(r, {2})}}; }},
       {"roll", O::roll, [=](Rand& r) { return Args{T(r, {3, 4}), Dims{1, -3}, Dims{0, 1}}; }},
       {"repeat_interleave", O::repeat_interleave, [=](Rand& r) { return Args{T(r, {2, 3}), int64_t(2), int64_t(1)}; }},
+      {"interpolate", O::interpolate, [=](Rand& r) { return Args{T(r, {1, 2, 3, 2}), Dims{4, 3}, IValue(), "bilinear"}; }},
+      {"upsample_nearest1d", O::upsample_nearest1d, [=](Rand& r) { return Args{T(r, {1, 2, 3}), Dims{5}}; }},
+      {"upsample_nearest2d", O::upsample_nearest2d, [=](Rand& r) { return Args{T(r, {1, 1, 2, 3}), Dims{3, 5}, 1.5}; }},
+      {"upsample_nearest3d", O::upsample_nearest3d, [=](Rand& r) { return Args{T(r, {1, 1, 2, 2, 2}), Dims{3, 3, 4}}; }},
+      {"upsample_linear1d", O::upsample_linear1d, [=](Rand& r) { return Args{T(r, {1, 2, 3}), Dims{5}, true}; }},
+      {"upsample_bilinear2d", O::upsample_bilinear2d, [=](Rand& r) { return Args{T(r, {1, 1, 3, 2}), Dims{4, 5}, false}; }},
+      {"upsample_trilinear3d", O::upsample_trilinear3d, [=](Rand& r) { return Args{T(r, {1, 1, 2, 2, 2}), Dims{3, 2, 4}, false, 2.0}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};

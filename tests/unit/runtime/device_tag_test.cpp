@@ -107,6 +107,7 @@ void reduction_family() {
   run(OpId::einsum, {std::string("ijk,ikl->ijl"), std::vector<Tensor>{a, a.transpose(1, 2)}});
   run(OpId::roll, {a, Dims{1}, Dims{0}});
   run(OpId::repeat_interleave, {a, int64_t(2)});
+  run(OpId::interpolate, {a.unsqueeze(0), IValue(), 2.0, std::string("bilinear")});
   run(OpId::multinomial, {abs(a).reshape({6, 4}), int64_t(2)});
   run(OpId::logsumexp, {a, Dims{1}});
   run(OpId::sum, {X({}), Dims{}});
