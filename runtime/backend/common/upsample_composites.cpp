@@ -103,7 +103,8 @@ Tensors interpolate_math(Args& args) {
   std::optional<O> op = upsample_op(mode, n);
   AMPS_CHECK_KIND("NotImplementedError", op.has_value(), "Input Error: Only 3D, 4D and 5D input Tensors supported "
                   "(got {}D) for the modes: nearest | linear | bilinear | trilinear (got {})", x.dim(), mode);
-  std::optional<bool> align = a.at(4).is_none() ? std::nullopt : std::optional<bool>(a.boolean(4));
+  std::optional<bool> align;
+  if (!a.at(4).is_none()) align = a.boolean(4);
   AMPS_CHECK(!(is_nearest(*op) && align), "align_corners option can only be set with the interpolating modes: "
              "linear | bilinear | bicubic | trilinear");
   std::optional<Dims> size = a.opt_ints(1);
