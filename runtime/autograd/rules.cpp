@@ -9,10 +9,7 @@
 #include <numeric>
 
 #include "runtime/autograd/decompose.hpp"
-#include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
-#include "runtime/backend/common/pad_composites.hpp"
-#include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -707,25 +704,8 @@ void nn_rules(Table& t) {
     return c.grads([&] { return op(O::outer, c.g(), c.in(1)); }, [&] { return op(O::mv, c.in(0).t(), c.g()); }); }};
   t[size_t(O::outer)] = {in_(0) | in_(1), [](C c) {
     return c.grads([&] { return op(O::mv, c.g(), c.in(1)); }, [&] { return op(O::mv, c.g().t(), c.in(0)); }); }};
-  t[size_t(O::scaled_dot_product_attention)] = {0, nullptr, common::sdpa_math};
-  t[size_t(O::pad)] = {0, nullptr, common::pad_math};
-  t[size_t(O::einsum)] = {0, nullptr, common::einsum_math};
-  t[size_t(O::interpolate)] = {0, nullptr, common::interpolate_math};
-  t[size_t(O::upsample_nearest1d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest1d>};
-  t[size_t(O::upsample_nearest2d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest2d>};
-  t[size_t(O::upsample_nearest3d)] = {0, nullptr, common::upsample_op_math<O::upsample_nearest3d>};
-  t[size_t(O::upsample_linear1d)] = {0, nullptr, common::upsample_op_math<O::upsample_linear1d>};
-  t[size_t(O::upsample_bilinear2d)] = {0, nullptr, common::upsample_op_math<O::upsample_bilinear2d>};
-  t[size_t(O::upsample_trilinear3d)] = {0, nullptr, common::upsample_op_math<O::upsample_trilinear3d>};
-  t[size_t(O::roll)] = {0, nullptr, common::roll_math};
-  t[size_t(O::repeat_interleave)] = {0, nullptr, common::repeat_interleave_math};
-  t[size_t(O::constant_pad_nd)] = {0, nullptr, common::constant_pad_nd_math};
-  t[size_t(O::reflection_pad1d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad1d>};
-  t[size_t(O::reflection_pad2d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad2d>};
-  t[size_t(O::reflection_pad3d)] = {0, nullptr, common::index_pad_op_math<O::reflection_pad3d>};
-  t[size_t(O::replication_pad1d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad1d>};
-  t[size_t(O::replication_pad2d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad2d>};
-  t[size_t(O::replication_pad3d)] = {0, nullptr, common::index_pad_op_math<O::replication_pad3d>};
+  // The implicit composites are recorded op by op through their definitions.
+  for (const common::ImplicitComposite& c : common::implicit_composites()) t[size_t(c.op)] = {0, nullptr, c.math};
   t[size_t(O::linear)] = {in_(0) | in_(1), linear_rule};
   for (O id : {O::conv1d, O::conv2d, O::conv3d})
     t[size_t(id)] = {in_(0) | in_(1), [](C c) { return conv_rule(c, false); }};
@@ -776,8 +756,6 @@ void loss_rules(Table& t) {
   t[size_t(O::binary_cross_entropy_with_logits)] = {in_(0) | in_(1) | in_(2) | in_(4), bce_logits_rule};
   t[size_t(O::cosine_embedding_loss)] = {0, nullptr, decompose_cosine_embedding_loss};
   t[size_t(O::cosine_similarity)] = {0, nullptr, decompose_cosine_similarity};
-  t[size_t(O::kl_div)] = {0, nullptr, common::kl_div_math};
-  t[size_t(O::huber_loss)] = {0, nullptr, common::huber_loss_math};
 }
 
 void linalg_rules(Table& t) {

@@ -5,8 +5,6 @@
 
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/index_layout.hpp"
-#include "runtime/backend/common/pad_composites.hpp"
-#include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/dispatch.hpp"
@@ -307,8 +305,6 @@ Tensors k_isclose(const ArgReader& a, const KernelContext&) {
 void register_portable_kernels(cpu::KernelTable& t) {
   t.add(OpId::isclose, k_isclose);
   register_implicit_composites(t);
-  register_pad_composites(t);
-  register_upsample_composites(t);
 }
 
 void register_composite_kernels(cpu::KernelTable& t) {

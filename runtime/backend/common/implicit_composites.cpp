@@ -1,9 +1,12 @@
 #include "runtime/backend/common/implicit_composites.hpp"
 
+#include <array>
 #include <cmath>
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/common/einsum.hpp"
+#include "runtime/backend/common/pad_composites.hpp"
+#include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -147,13 +150,51 @@ Tensors repeat_interleave_math(Args& args) {
   return {x.unsqueeze(d + 1).expand(expanded).reshape(merged)};
 }
 
+std::span<const ImplicitComposite> implicit_composites() {
+  constexpr uint32_t all = cpu::kAllDTypes, floats = cpu::kFloatDTypes;
+  static const ImplicitComposite table[] = {
+      {O::scaled_dot_product_attention, sdpa_math, floats},
+      {O::kl_div, kl_div_math, floats},
+      {O::huber_loss, huber_loss_math, floats},
+      {O::einsum, einsum_math, all},
+      {O::roll, roll_math, all},
+      {O::repeat_interleave, repeat_interleave_math, all},
+      {O::pad, pad_math, all},
+      {O::constant_pad_nd, constant_pad_nd_math, all},
+      {O::reflection_pad1d, index_pad_op_math<O::reflection_pad1d>, all},
+      {O::reflection_pad2d, index_pad_op_math<O::reflection_pad2d>, all},
+      {O::reflection_pad3d, index_pad_op_math<O::reflection_pad3d>, all},
+      {O::replication_pad1d, index_pad_op_math<O::replication_pad1d>, all},
+      {O::replication_pad2d, index_pad_op_math<O::replication_pad2d>, all},
+      {O::replication_pad3d, index_pad_op_math<O::replication_pad3d>, all},
+      {O::interpolate, interpolate_math, all},
+      {O::upsample_nearest1d, upsample_op_math<O::upsample_nearest1d>, all},
+      {O::upsample_nearest2d, upsample_op_math<O::upsample_nearest2d>, all},
+      {O::upsample_nearest3d, upsample_op_math<O::upsample_nearest3d>, all},
+      {O::upsample_linear1d, upsample_op_math<O::upsample_linear1d>, all},
+      {O::upsample_bilinear2d, upsample_op_math<O::upsample_bilinear2d>, all},
+      {O::upsample_trilinear3d, upsample_op_math<O::upsample_trilinear3d>, all},
+  };
+  return table;
+}
+
+namespace {
+
+// The kernel of every implicit composite: the definition listed for the op it is called for.
+Tensors composite_kernel(const ArgReader& a, const KernelContext&) {
+  static const auto by_op = [] {
+    std::array<Tensors (*)(Args&), size_t(op_count)> m{};
+    for (const ImplicitComposite& c : implicit_composites()) m[size_t(c.op)] = c.math;
+    return m;
+  }();
+  Args args = a.args();
+  return by_op[size_t(a.op())](args);
+}
+
+}  // namespace
+
 void register_implicit_composites(cpu::KernelTable& t) {
-  t.add(O::scaled_dot_product_attention, composite_kernel<sdpa_math>, cpu::kFloatDTypes);
-  t.add(O::kl_div, composite_kernel<kl_div_math>, cpu::kFloatDTypes);
-  t.add(O::huber_loss, composite_kernel<huber_loss_math>, cpu::kFloatDTypes);
-  t.add(O::einsum, composite_kernel<einsum_math>);
-  t.add(O::roll, composite_kernel<roll_math>);
-  t.add(O::repeat_interleave, composite_kernel<repeat_interleave_math>);
+  for (const ImplicitComposite& c : implicit_composites()) t.add(c.op, composite_kernel, c.dtypes);
 }
 
 }  // namespace amps::rt::common

@@ -1,8 +1,12 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
-// backend), kl_div, huber_loss, roll and repeat_interleave. Each is written with the dispatching functions, so the one definition serves
-// as the kernel of every backend (run below the autograd layer: nothing is recorded) and as the op's
-// differentiable decomposition (runtime/autograd/rules.cpp: recorded op by op, so gradients of any order follow).
+// backend), kl_div, huber_loss, roll and repeat_interleave here, einsum (einsum.hpp), pad and its padding ops
+// (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp). Each is written with the
+// dispatching functions, so the one definition serves as the kernel of every backend (run below the autograd
+// layer: nothing is recorded) and as the op's differentiable decomposition (runtime/autograd/rules.cpp: recorded
+// op by op, so gradients of any order follow). implicit_composites() lists them all, for both uses.
 #pragma once
+
+#include <span>
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
 
@@ -15,14 +19,15 @@ Tensors huber_loss_math(Args& args);
 Tensors roll_math(Args& args);
 Tensors repeat_interleave_math(Args& args);
 
-// An implicit composite [Math] as a backend kernel: it runs on the op's complete arguments (below the autograd
-// layer, so nothing is recorded).
-template <Tensors (*Math)(Args&)> Tensors composite_kernel(const ArgReader& a, const KernelContext&) {
-  Args args = a.args();
-  return Math(args);
-}
+struct ImplicitComposite {
+  OpId op;
+  Tensors (*math)(Args& args);    // the definition, on the op's complete, schema-ordered arguments
+  uint32_t dtypes;                // the input dtypes its kernel takes
+};
+// Every implicit composite, once.
+std::span<const ImplicitComposite> implicit_composites();
 
-// Registers the three (and einsum, einsum.hpp) as kernels in [t] (the CPU and CUDA tables alike).
+// Registers each implicit composite as a kernel in [t] (the CPU and CUDA tables alike).
 void register_implicit_composites(cpu::KernelTable& t);
 
 }  // namespace amps::rt::common

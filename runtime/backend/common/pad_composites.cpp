@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "runtime/arg_reader.hpp"
-#include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -132,17 +131,6 @@ Tensors pad_math(Args& args) {
     return {index_pad(x, pad, IndexMode::circular)};
   }
   return {call_op(index_pad_op(mode, pairs), x, pad)};
-}
-
-void register_pad_composites(cpu::KernelTable& t) {
-  t.add(O::pad, composite_kernel<pad_math>);
-  t.add(O::constant_pad_nd, composite_kernel<constant_pad_nd_math>);
-  t.add(O::reflection_pad1d, composite_kernel<index_pad_op_math<O::reflection_pad1d>>);
-  t.add(O::reflection_pad2d, composite_kernel<index_pad_op_math<O::reflection_pad2d>>);
-  t.add(O::reflection_pad3d, composite_kernel<index_pad_op_math<O::reflection_pad3d>>);
-  t.add(O::replication_pad1d, composite_kernel<index_pad_op_math<O::replication_pad1d>>);
-  t.add(O::replication_pad2d, composite_kernel<index_pad_op_math<O::replication_pad2d>>);
-  t.add(O::replication_pad3d, composite_kernel<index_pad_op_math<O::replication_pad3d>>);
 }
 
 }  // namespace amps::rt::common

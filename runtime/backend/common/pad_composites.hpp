@@ -15,6 +15,4 @@ Tensors constant_pad_nd_math(Args& args);
 Tensors index_pad_math(OpId op, Args& args);
 template <OpId Op> Tensors index_pad_op_math(Args& args) { return index_pad_math(Op, args); }
 
-void register_pad_composites(cpu::KernelTable& t);
-
 }  // namespace amps::rt::common

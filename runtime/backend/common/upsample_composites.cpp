@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "runtime/arg_reader.hpp"
-#include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -122,16 +121,6 @@ Tensors interpolate_math(Args& args) {
   IValue pass_scale = scale && !(a.at(5).is_none() ? false : a.boolean(5)) ? IValue(*scale) : IValue();
   if (is_nearest(*op)) return {call_op(*op, x, out, pass_scale)};
   return {call_op(*op, x, out, align.value_or(false), pass_scale)};
-}
-
-void register_upsample_composites(cpu::KernelTable& t) {
-  t.add(O::interpolate, composite_kernel<interpolate_math>);
-  t.add(O::upsample_nearest1d, composite_kernel<upsample_op_math<O::upsample_nearest1d>>);
-  t.add(O::upsample_nearest2d, composite_kernel<upsample_op_math<O::upsample_nearest2d>>);
-  t.add(O::upsample_nearest3d, composite_kernel<upsample_op_math<O::upsample_nearest3d>>);
-  t.add(O::upsample_linear1d, composite_kernel<upsample_op_math<O::upsample_linear1d>>);
-  t.add(O::upsample_bilinear2d, composite_kernel<upsample_op_math<O::upsample_bilinear2d>>);
-  t.add(O::upsample_trilinear3d, composite_kernel<upsample_op_math<O::upsample_trilinear3d>>);
 }
 
 }  // namespace amps::rt::common

@@ -15,6 +15,4 @@ Tensors interpolate_math(Args& args);
 Tensors upsample_math(OpId op, Args& args);
 template <OpId Op> Tensors upsample_op_math(Args& args) { return upsample_math(Op, args); }
 
-void register_upsample_composites(cpu::KernelTable& t);
-
 }  // namespace amps::rt::common
