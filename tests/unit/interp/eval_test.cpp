@@ -70,13 +70,19 @@ TEST(Eval, GlobalsPersistAcrossRuns) {
   EXPECT_NE(std::find(names.begin(), names.end(), "print"), names.end());
 }
 
+// [e] is a [kind] error saying [message] at [line]:[col].
+void expect_error_at(const AmpsError& e, const std::string& kind, const std::string& message, unsigned line,
+                     unsigned col) {
+  EXPECT_EQ(e.kind(), kind);
+  EXPECT_EQ(e.message(), message);
+  EXPECT_EQ(e.span().line, line);
+  EXPECT_EQ(e.span().col, col);
+}
+
 TEST(Eval, ErrorsCarryKindMessageAndSpan) {
   Harness h;
   AmpsError e = h.error("let xs = [1]\nprint(xs[3])");
-  EXPECT_EQ(e.kind(), "IndexError");
-  EXPECT_EQ(e.message(), "list index 3 is out of range for length 1");
-  EXPECT_EQ(e.span().line, 2u);
-  EXPECT_EQ(e.span().col, 7u);
+  expect_error_at(e, "IndexError", "list index 3 is out of range for length 1", 2, 7);
   e = h.error("let z = 1 / 0");
   EXPECT_EQ(e.kind(), "ZeroDivisionError");
   EXPECT_EQ(e.span().col, 11u);
@@ -235,10 +241,8 @@ namespace {
 TEST(Eval, BadSourceTextIsAPositionedSyntaxError) {
   Harness h;
   AmpsError utf8 = h.error("let a = 1\nprint(\"\xc3\xa9\", \"a\xff\")");
-  EXPECT_EQ(utf8.kind(), "SyntaxError");
-  EXPECT_EQ(utf8.message(), "invalid UTF-8 byte 0xff in the source; save the file as UTF-8");
-  EXPECT_EQ(utf8.span().line, 2u);
-  EXPECT_EQ(utf8.span().col, 14u);  // code points: the two-byte é counts once
+  // column 14 in code points: the two-byte é counts once
+  expect_error_at(utf8, "SyntaxError", "invalid UTF-8 byte 0xff in the source; save the file as UTF-8", 2, 14);
   AmpsError nul = h.error(std::string("print(1)\0print(2)", 17));
   EXPECT_EQ(nul.kind(), "SyntaxError");
   EXPECT_EQ(nul.span().col, 9u);
