@@ -95,7 +95,8 @@ auto pick_pd(DnnlType want, Make&& make) -> std::pair<decltype(make(DnnlType::f3
   return {make(DnnlType::f32), DnnlType::f32};
 }
 
-// Whether this CPU multiplies bf16 in hardware (avx512_bf16 or AMX, within oneDNN's ISA limit).
+// Whether this CPU multiplies bf16 in hardware (avx512_bf16 or AMX, within oneDNN's ISA limit). oneDNN's
+// f32->bf16 conversions then use vcvtneps2bf16, which reads f32 denormals as zero.
 bool native_bf16_dot();
 
 // pick_pd for dot-product primitives (convolution, matmul). Without native bf16 products oneDNN emulates

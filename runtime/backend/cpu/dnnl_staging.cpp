@@ -222,7 +222,10 @@ bool exact_reorder(const Md& from, const Md& to) {
     if (f == from && t == to) return ok;
   if (seen.size() >= 256) seen.clear();
   dnnl::reorder::primitive_desc pd(ctx().engine, from, ctx().engine, to);
-  const bool ok = std::string_view(pd.impl_info_str()).starts_with("jit:");
+  const bool narrows_to_bf16 = from.data_type() == dnnl::memory::data_type::f32 &&
+                               to.data_type() == dnnl::memory::data_type::bf16;
+  const bool ok = std::string_view(pd.impl_info_str()).starts_with("jit:") &&
+                  !(narrows_to_bf16 && native_bf16_dot());
   seen.emplace_back(from, to, ok);
   return ok;
 }

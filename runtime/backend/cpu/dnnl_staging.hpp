@@ -32,10 +32,11 @@ Dims kept_order_strides(const DnnlArg& a);
 // The memory desc of the view Staging::in/out(a, t, dense, keep_order) will return (without staging).
 Md staged_md(const DnnlArg& a, DnnlType t, bool dense = false, bool keep_order = false);
 
-// Whether oneDNN's reorder from [from] to [to] runs one of its JIT kernels. Those convert bf16 to f32
-// exactly and f32 to bf16 bit-identically to runtime/half (round-to-nearest-even, denormals kept, NaN
-// quieted with sign and payload kept; tests/unit/runtime/dnnl_reorder_test.cpp checks it); the reference
-// kernel flushes denormals, so a conversion only goes to oneDNN where this holds.
+// Whether oneDNN's reorder from [from] to [to] converts bit-identically to runtime/half. Its JIT kernels
+// convert bf16 to f32 exactly, and f32 to bf16 (round-to-nearest-even, denormals kept, NaN quieted with
+// sign and payload kept) where they round in software; on CPUs with avx512_bf16 they use vcvtneps2bf16,
+// which reads f32 denormals as zero, and the reference kernel flushes denormals too, so neither is exact
+// (tests/unit/runtime/dnnl_reorder_test.cpp checks both sides). A conversion only goes to oneDNN where this holds.
 bool exact_reorder(const Md& from, const Md& to);
 
 // The view of [a] to bind, with Exec, where a primitive computing in [ct] wants [want]: a bf16 argument
