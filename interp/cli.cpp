@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "interp/parser.hpp"
 #include "interp/embed/handles.hpp"
 #include "runtime/error.hpp"
+#include "runtime/op_profiler.hpp"
 #include "stdlib/install.hpp"
 #include "interp/repl.hpp"
 
@@ -30,7 +32,7 @@ namespace {
 struct Options {
   std::string code;
   bool dump_tokens = false, dump_ast = false;
-  bool trace_casts = false, dump_cast_lists = false;
+  bool trace_casts = false, dump_cast_lists = false, profile = false;
   std::vector<std::string> rest;   // FILE then the script's ARGS
 };
 
@@ -65,6 +67,13 @@ int report(const AmpsError& e) {
   return 1;
 }
 
+// The --profile table, on stderr after the script's own output (and after its error, if it failed).
+void print_profile(const rt::OpProfiler& profiler, std::chrono::steady_clock::duration wall) {
+  std::fflush(stdout);
+  const std::string text = profiler.table(std::chrono::duration<double>(wall).count());
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
 int run_source(const Options& opt, SourceRef src, std::vector<std::string> script_args) {
   if (opt.dump_tokens) { std::fputs(dump_tokens(src).c_str(), stdout); return 0; }
   if (opt.dump_ast) { std::fputs(dump_ast(parse_program(src)).c_str(), stdout); return 0; }
@@ -74,15 +83,19 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
   Interp in(std::move(cfg));
   amps_status installed = stdlib::install_stdlib(embed::handle_of(in));
   AMPS_ASSERT(installed == AMPS_OK, "installing the stdlib failed: {}", amps_last_error(embed::handle_of(in))->message);
+  std::shared_ptr<rt::OpProfiler> profiler;
+  if (opt.profile) in.runtime().add_layer(profiler = std::make_shared<rt::OpProfiler>(), rt::layer_order::profiling);
   g_running = &in;
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
   try {
     in.run(src);
   } catch (const AmpsError& e) {
-    g_running = nullptr;
-    return report(e);
+    status = report(e);
   }
   g_running = nullptr;
-  return 0;
+  if (profiler) print_profile(*profiler, std::chrono::steady_clock::now() - start);
+  return status;
 }
 
 int dispatch(const Options& opt) {
@@ -108,6 +121,7 @@ int cli_main(int argc, char** argv) {
   app.add_flag("--dump-tokens", opt.dump_tokens, "print the token stream and exit");
   app.add_flag("--dump-ast", opt.dump_ast, "print the AST as s-expressions and exit");
   app.add_flag("--trace-casts", opt.trace_casts, "print each autocast decision (op, dtypes, policy, FILE:LINE:COL) to stderr");
+  app.add_flag("--profile", opt.profile, "time every op and print a table (op, dtype, calls, self/total ms) to stderr at exit");
   app.add_flag("--dump-cast-lists", opt.dump_cast_lists, "print the autocast cast lists (docs/cast-lists.md) and exit");
   app.footer("Usage: amps FILE.amps [ARGS...] | amps -e CODE | amps (REPL)\n"
              "Exit status: 0 success, 1 error in the script, 2 bad command line.");

@@ -1,18 +1,22 @@
 // The REPL's cast-exploration commands (see repl_commands.hpp). `:explain` installs a tracing
 // dispatch layer for one evaluation and lists every op the expression ran: its input and
-// output dtypes and the autocast policy of the op for the device it ran on.
+// output dtypes and the autocast policy of the op for the device it ran on; `:profile` times them.
 #include "interp/repl_commands.hpp"
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "interp/tensor_value.hpp"
 #include "runtime/dispatch.hpp"
+#include "runtime/op_profiler.hpp"
 
 namespace amps::interp {
 
 const char* kCastCommandsHelp =
     "  :policy DEVICE   the autocast cast lists of a device type (cuda, cpu, xla, xpu)\n"
     "  :explain EXPR    run EXPR and show each op it ran, its dtypes and its cast policy\n"
+    "  :profile CODE    run CODE and time each op it ran (op, dtype, calls, self/total ms)\n"
     "  :trace on|off    print every autocast decision as it happens\n";
 
 namespace {
@@ -58,23 +62,36 @@ void policy(Interp& in, const std::string& device) {
   }
 }
 
+// Runs [code] (named [name] in diagnostics) with [layer] installed at [order] for that evaluation only.
+Value run_with_layer(Interp& in, const std::shared_ptr<rt::DispatchLayer>& layer, int order, const char* name,
+                     const std::string& code) {
+  in.runtime().add_layer(layer, order);
+  struct Remove {
+    Interp& in;
+    rt::DispatchLayer* layer;
+    ~Remove() { in.runtime().remove_layer(layer); }
+  } remove{in, layer.get()};
+  return in.run(std::make_shared<SourceFile>(name, code, "."), true);
+}
+
 void explain(Interp& in, const std::string& code) {
   auto layer = std::make_shared<ExplainLayer>();
-  in.runtime().add_layer(layer, rt::layer_order::tracing);
-  Value result;
-  try {
-    result = in.run(std::make_shared<SourceFile>("<explain>", code, "."), true);
-  } catch (...) {
-    in.runtime().remove_layer(layer.get());
-    throw;
-  }
-  in.runtime().remove_layer(layer.get());
+  Value result = run_with_layer(in, layer, rt::layer_order::tracing, "<explain>", code);
   for (auto& e : layer->entries) {
     std::string dev(rt::device_type_name(e.device));
     Value pol = amp_call(in, "cast_policy", {make_str(dev), make_str(std::string(rt::op_name(e.op)))});
     in.write_out(fmt::format("  {}({}) -> {}   [{} policy: {}]\n", rt::op_name(e.op), dtypes(e.in), dtypes(e.out), dev, in.str(pol)));
   }
   if (layer->entries.empty()) in.write_out("  (no tensor ops ran)\n");
+  if (!result.is_undef() && !result.is_none()) in.write_out(in.repr(result) + "\n");
+}
+
+// :profile CODE: the --profile table of one evaluation.
+void profile(Interp& in, const std::string& code) {
+  auto profiler = std::make_shared<rt::OpProfiler>();
+  const auto start = std::chrono::steady_clock::now();
+  Value result = run_with_layer(in, profiler, rt::layer_order::profiling, "<profile>", code);
+  in.write_out(profiler->table(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
   if (!result.is_undef() && !result.is_none()) in.write_out(in.repr(result) + "\n");
 }
 
@@ -96,6 +113,10 @@ bool run_cast_command(Interp& in, const std::string& line) {
       std::string code = arg_of(line, 8);
       if (code.empty()) in.write_out("usage: :explain EXPR   e.g. :explain mm(a, b)\n");
       else explain(in, code);
+    } else if (line.starts_with(":profile")) {
+      std::string code = arg_of(line, 8);
+      if (code.empty()) in.write_out("usage: :profile CODE   e.g. :profile train_step()\n");
+      else profile(in, code);
     } else if (line.starts_with(":trace")) {
       std::string mode = arg_of(line, 6);
       if (mode == "on" || mode == "off") in.trace_casts = mode == "on";

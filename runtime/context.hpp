@@ -78,11 +78,13 @@ class Context {
   std::shared_ptr<const HostAllocator> host_allocator_;
 };
 
-// Conventional layer orders: autocast casts first, then autograd records the (cast) op.
+// Conventional layer orders: autocast casts first, then autograd records the (cast) op; the profiler
+// times what reaches the kernel.
 namespace layer_order {
 inline constexpr int tracing = 50;
 inline constexpr int autocast = 100;
 inline constexpr int autograd = 200;
+inline constexpr int profiling = 300;
 }  // namespace layer_order
 
 namespace detail {

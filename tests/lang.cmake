@@ -36,6 +36,10 @@ amps_cli_test(run_code 0 "-e|print(1 + 2)" "-DSTDOUT=^3\n$")
 amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: NameError: name 'nope' is not defined")
 amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
 amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")
+amps_cli_test(profile_table 0 "--profile|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())" "-DSTDOUT=^64.0\n$"
+              "-DSTDERR=^profile: [0-9.]+ ms wall, [0-9.]+ ms \\([0-9]+%\\) in 3 op calls.*\n  mm +float32 +cpu +1 ")
+amps_cli_test(profile_after_an_error 1 "--profile|-e|let a = ones(2, 2)\nmm(a, ones(3, 3))"
+              "-DSTDERR=mm: shapes \\(2, 2\\) and \\(3, 3\\) cannot be multiplied.*\nprofile: .* in 2 op calls")
 # Both streams into one file (a non-terminal, so stdout is block-buffered): the script's order is kept.
 add_test(NAME cli/stdout_flushed_before_diagnostics
          COMMAND sh -c "'$<TARGET_FILE:amps>' '${CMAKE_CURRENT_SOURCE_DIR}/cli/stream_order.amps' > stream_order.log 2>&1; cat stream_order.log"

@@ -15,6 +15,7 @@ namespace amps::rt::autograd {
 namespace {
 
 thread_local bool t_create_graph = false;
+thread_local int t_backward_depth = 0;  // backward passes running on this thread (a hook may start another)
 
 // Where grad() takes a gradient (or backward(inputs=...) stores it): input [nr] of a node.
 struct Capture {
@@ -141,9 +142,10 @@ void run_node(GraphTask& task, GradNode* n, Tensors buf, auto&& push) {
 void execute(GraphTask& task, const std::vector<Edge>& roots, const Tensors& grads) {
   plan(task, roots);
   GradModeGuard mode(task.create_graph);
-  bool prev = t_create_graph;
+  struct Restore { bool create_graph; ~Restore() { t_create_graph = create_graph; --t_backward_depth; } };
+  Restore restore{t_create_graph};
   t_create_graph = task.create_graph;
-  struct Restore { bool& flag; bool v; ~Restore() { flag = v; } } restore{t_create_graph, prev};
+  ++t_backward_depth;
   auto later = [](GradNode* a, GradNode* b) { return a->seq < b->seq; };
   std::priority_queue<GradNode*, std::vector<GradNode*>, decltype(later)> ready(later);
   for (size_t i = 0; i < roots.size(); ++i)
@@ -198,6 +200,7 @@ void add_capture(GraphTask& task, const Tensor& t, size_t index) {
 }  // namespace
 
 bool in_create_graph() { return t_create_graph; }
+bool in_backward() { return t_backward_depth > 0; }
 
 Tensor sum_to(const Tensor& g, const Dims& sizes) {
   const int64_t lead = g.dim() - int64_t(sizes.size());

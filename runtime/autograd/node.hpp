@@ -122,5 +122,7 @@ void connect_inputs(GradNode& node, std::span<const Tensor* const> inputs);
 std::string describe(const Tensor& t);
 // True while a backward with create_graph runs on this thread (AccumulateGrad keeps the graph then).
 bool in_create_graph();
+// True while a backward pass (backward() or grad()) runs on this thread: its ops compute gradients.
+bool in_backward();
 
 }  // namespace amps::rt::autograd

@@ -179,6 +179,12 @@ TEST_F(Repl, CastExplorationCommands) {
   s.type(":policy xla\r");
   EXPECT_TRUE(s.wait_for("'max_pool2d'")) << s.output();
   ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
+  s.type(":trace off\r");
+  ASSERT_TRUE(s.wait_for("cast tracing is off")) << s.output();
+  s.type(":profile autocast cpu<> { mm(a, a) }\r");
+  EXPECT_TRUE(s.wait_for("in 3 op calls")) << s.output();  // two casts, then the product
+  EXPECT_TRUE(s.wait_for("to(bfloat16)")) << s.output();
+  ASSERT_TRUE(s.wait_for(">>> ")) << s.output();
   s.type(":quit\r");
   EXPECT_EQ(s.wait_exit(), 0) << s.output();
 }
