@@ -184,8 +184,14 @@ struct MatmulKernels {
     AMPS_CHECK(!bias.defined() || (bias.dim() <= 2 && broadcast_shapes(bias.sizes(), out.sizes(), "linear") == out.sizes()),
                "linear: a bias of shape {} does not broadcast to the output's {} (it needs out_features = {} values)",
                format_shape(bias.sizes()), format_shape(out.sizes()), w.size(0));
-    if (bias.defined()) D::copy_into(out, D::cast(bias, x.dtype()));
-    D::gemm(x2, native::t(w), out, 1.0, bias.defined() ? 1.0 : 0.0);
+    if (!bias.defined()) {
+      D::gemm(x2, native::t(w), out, 1.0, 0.0);
+    } else if constexpr (requires { D::gemm_bias(x2, w, out, bias); }) {
+      D::gemm_bias(x2, native::t(w), out, D::cast(bias, x.dtype()));  // the bias added in the product's epilogue
+    } else {
+      D::copy_into(out, D::cast(bias, x.dtype()));
+      D::gemm(x2, native::t(w), out, 1.0, 1.0);
+    }
     Dims shape(x.sizes().begin(), x.sizes().end() - 1);
     shape.push_back(w.size(0));
     return {native::view(out, shape)};

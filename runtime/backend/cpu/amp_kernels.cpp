@@ -1,7 +1,10 @@
 // CPU kernels: the GradScaler's device-side steps, exactly as PyTorch's AmpGradScalerKernels.cpp.
+#include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
 
@@ -14,15 +17,40 @@ void check_flag(const Tensor& t, const char* name, Device device) {
   AMPS_CHECK(t.dtype() == DType::float32, "{} must be a float tensor.", name);
 }
 
-// Unscales one row-major grad in place; sets *found to 1 on any non-finite element (never resets it).
-// inv == 1 (the GradScaler's check for amp-scaling optimizers) only reads.
+// Whether p[0..n) holds a non-finite value; with inv != 1 also scales them in place by inv. Vectorisable:
+// |v| <= max is false for inf and NaN alike, and the flag is an OR reduction over plain values (a lambda's
+// captures would be re-read after every store through p, which may alias them).
+template <typename T> bool unscale_loop(T* p, int64_t n, float inv) {
+  using C = compute_t<T>;
+  const C biggest = std::numeric_limits<C>::max();
+  int bad = 0;
+  if (inv == 1.0f) {
+    for (int64_t i = 0; i < n; ++i) bad |= int(!(std::abs(C(p[i])) <= biggest));
+    return bad != 0;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const C v = C(p[i]);
+    bad |= int(!(std::abs(v) <= biggest));
+    p[i] = T(v * inv);
+  }
+  return bad != 0;
+}
+
+template <typename T> bool unscale_range(T* p, int64_t n, float inv) {
+  bool bad = false;
+  vectorized([&] { bad = unscale_loop(p, n, inv); });
+  return bad;
+}
+
+// Unscales one row-major grad in place, in parallel; sets *found to 1 on any non-finite element (never resets
+// it). inv == 1 (the GradScaler's check for amp-scaling optimizers) only reads.
 template <typename T> void unscale_contiguous(const Tensor& g, float inv, float* found) {
   T* p = g.data<T>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    auto v = static_cast<compute_t<T>>(p[i]);
-    if (!std::isfinite(v)) *found = 1.0f;
-    if (inv != 1.0f) p[i] = T(v * inv);
-  }
+  std::atomic<bool> bad = false;
+  parallel_for(g.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
+    if (unscale_range(p + b, e - b, inv)) bad.store(true, std::memory_order_relaxed);
+  });
+  if (bad.load()) *found = 1.0f;
 }
 
 // _amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale): in place, no host sync.

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 
+#include "runtime/backend/cpu/simd.hpp"
 #include "runtime/error.hpp"
 #include "runtime/tensor.hpp"
 
@@ -148,25 +149,28 @@ template <typename T, typename C> void store_chunk(const C* buf, char* p, int64_
 
 // out[i] = op(in0[i], ..., in{N-1}[i]) over one run: inputs of storage type TIn computed in
 // compute_t<TIn>, results stored as TOut. The inner loop is over plain arrays so it vectorises.
+// Compiled for the CPU's widest instruction set (vectorized()).
 template <typename TOut, typename TIn, int N, typename Op>
 void map_run(char** ptrs, const int64_t* s, int64_t n, Op& op) {
   using C = compute_t<TIn>;
   using R = compute_t<TOut>;
-  C inbuf[N][kChunk];
-  R outbuf[kChunk];
-  for (int64_t off = 0; off < n; off += kChunk) {
-    const int64_t m = std::min(kChunk, n - off);
-    const C* in[N];
-    for (int k = 0; k < N; ++k) in[k] = load_chunk<TIn, C>(ptrs[k + 1] + off * s[k + 1], s[k + 1], m, inbuf[k]);
-    const bool direct = std::is_same_v<TOut, R> && s[0] == int64_t(sizeof(TOut));
-    R* out = direct ? reinterpret_cast<R*>(ptrs[0] + off * s[0]) : outbuf;
-    for (int64_t i = 0; i < m; ++i) {
-      if constexpr (N == 1) out[i] = R(op(in[0][i]));
-      else if constexpr (N == 2) out[i] = R(op(in[0][i], in[1][i]));
-      else out[i] = R(op(in[0][i], in[1][i], in[2][i]));
+  vectorized([&] {
+    C inbuf[N][kChunk];
+    R outbuf[kChunk];
+    for (int64_t off = 0; off < n; off += kChunk) {
+      const int64_t m = std::min(kChunk, n - off);
+      const C* in[N];
+      for (int k = 0; k < N; ++k) in[k] = load_chunk<TIn, C>(ptrs[k + 1] + off * s[k + 1], s[k + 1], m, inbuf[k]);
+      const bool direct = std::is_same_v<TOut, R> && s[0] == int64_t(sizeof(TOut));
+      R* out = direct ? reinterpret_cast<R*>(ptrs[0] + off * s[0]) : outbuf;
+      for (int64_t i = 0; i < m; ++i) {
+        if constexpr (N == 1) out[i] = R(op(in[0][i]));
+        else if constexpr (N == 2) out[i] = R(op(in[0][i], in[1][i]));
+        else out[i] = R(op(in[0][i], in[1][i], in[2][i]));
+      }
+      if (!direct) store_chunk<TOut, R>(outbuf, ptrs[0] + off * s[0], s[0], m);
     }
-    if (!direct) store_chunk<TOut, R>(outbuf, ptrs[0] + off * s[0], s[0], m);
-  }
+  });
 }
 
 // out = op(a), op(a, b), op(a, b, c) elementwise with inputs broadcast to out's shape. All inputs share

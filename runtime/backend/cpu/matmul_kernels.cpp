@@ -55,10 +55,25 @@ void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, dou
   AMPS_DISPATCH_ALL(a.dtype(), T, [&] { gemm_loops<T>(full(a), full(w), dst, alpha, beta); });
 }
 
+// dst = a @ w + bias for 2-D a, w and dst, bias broadcasting to dst: oneDNN adds the bias as it writes dst (no
+// broadcast copy of it into dst and no second pass over dst), else the reference loops add a copy of it.
+void gemm_bias(const Tensor& a, const Tensor& w, const Tensor& dst, const Tensor& bias) {
+  if (dnnl_dtype_ok(a.dtype()) && a.size(-1) != 0 && dst.numel() != 0) {
+    const dnnl_cpu::DnnlArg b = dnnl_arg(bias);
+    dnnl_cpu::matmul(dnnl_arg(a), dnnl_arg(w), dnnl_arg(dst), &b);
+    return;
+  }
+  copy_into(dst, bias);
+  gemm(a, w, dst, 1.0, 1.0);
+}
+
 // The device primitives the shared matrix-product kernels run on.
 struct CpuMatmul {
   static void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, double beta) {
     cpu::gemm(a, w, dst, alpha, beta);
+  }
+  static void gemm_bias(const Tensor& a, const Tensor& w, const Tensor& dst, const Tensor& bias) {
+    cpu::gemm_bias(a, w, dst, bias);
   }
   static void copy_into(const Tensor& dst, const Tensor& src) { cpu::copy_into(dst, src); }
   static Tensor cast(const Tensor& t, DType dtype) { return cpu::cast(t, dtype); }

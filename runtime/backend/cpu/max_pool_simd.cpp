@@ -7,6 +7,8 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
+#include "runtime/backend/cpu/simd.hpp"
+
 namespace amps::rt::cpu {
 namespace {
 
@@ -135,9 +137,12 @@ struct Impl {
 
 const Impl& impl() {
   static const Impl i = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return Impl{argmax2_avx512, "avx512"};
-    return __builtin_cpu_supports("avx2") ? Impl{argmax2_avx2, "avx2"} : Impl{argmax2_scalar, "scalar"};
+    switch (cpu_isa()) {
+      case Isa::avx512: return Impl{argmax2_avx512, "avx512"};
+      case Isa::avx2: return Impl{argmax2_avx2, "avx2"};
+      case Isa::base: break;
+    }
+    return Impl{argmax2_scalar, "scalar"};
   }();
   return i;
 }

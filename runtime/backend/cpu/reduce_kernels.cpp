@@ -166,6 +166,15 @@ bool leading_block(const Tensor& x, const std::optional<Dims>& dims) {
   return std::is_sorted(mask.begin(), mask.end(), [](bool a, bool b) { return a && !b; });
 }
 
+// a[k] += x[i, k] for rows [r0, r1) and columns [k0, k1) of the row-major x with K columns (vectorised along k).
+template <typename T, typename A>
+void add_rows(const T* p, int64_t K, int64_t r0, int64_t r1, int64_t k0, int64_t k1, A* a) {
+  vectorized([&] {
+    for (int64_t i = r0; i < r1; ++i)
+      for (int64_t k = k0; k < k1; ++k) a[k] += A(compute_t<T>(p[i * K + k]));
+  });
+}
+
 // out[k] = scale * sum_r x[r, k] in double (int64 for integers): columns split across threads when there
 // are many, else rows split into per-thread partial sums added in order.
 template <typename T, typename O> Tensor column_sums(const Tensor& x, const Rows& r, DType out_dt, Device dev, double scale) {
@@ -180,9 +189,7 @@ template <typename T, typename O> Tensor column_sums(const Tensor& x, const Rows
   for (int64_t t = 0; t < nt; ++t) {
     const int64_t r0 = by_rows ? t * piece : 0, r1 = by_rows ? std::min(R, r0 + piece) : R;
     const int64_t k0 = by_rows ? 0 : t * K / nt, k1 = by_rows ? K : (t + 1) * K / nt;
-    A* a = acc.data() + (by_rows ? t * K : 0);
-    for (int64_t i = r0; i < r1; ++i)
-      for (int64_t k = k0; k < k1; ++k) a[k] += A(compute_t<T>(p[i * K + k]));
+    add_rows(p, K, r0, r1, k0, k1, acc.data() + (by_rows ? t * K : 0));
   }
   Tensor out = Tensor::empty(r.out_shape, out_dt, dev);
   O* o = out.data<O>();

@@ -1,6 +1,6 @@
-// relu and its gradient on dense bfloat16 arrays in one pass over the raw bits: compiled for AVX-512,
-// AVX2 and baseline x86-64 and picked once by CPU feature (the generic loops widen every chunk to a
-// float buffer, apply the op and round back, three passes where one select suffices).
+// relu and its gradient on dense bfloat16 arrays in one pass over the raw bits, compiled for the CPU's widest
+// instruction set (the generic loops widen every chunk to a float buffer, apply the op and round back, three
+// passes where one select suffices).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,4 @@
-// Dense float32 add/sub/mul/div over flat arrays, compiled for AVX-512, AVX2 and baseline x86-64 and
-// picked once by CPU feature (the rest of the project builds for baseline x86-64).
+// Dense float32 add/sub/mul/div over flat arrays, compiled for the CPU's widest instruction set (simd.hpp).
 #pragma once
 
 #include <cstdint>
