@@ -56,19 +56,27 @@ const float* grad_scale_of(const common::FusedLists& t) {
   return t.grad_scale.defined() ? t.grad_scale.data<float>() : nullptr;
 }
 
+// Elements [b, e) of one Adam step. Plain restrict pointers and coefficients by value, so the loop vectorises
+// (run through vectorized()); sqrt and division are IEEE in every build.
 template <typename T, Decay kDecay, bool kAms>
-void adam_tensor(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax,
-                 int64_t n, const fused::AdamCoef<compute_t<T>>& k, const float* grad_scale) {
+void adam_range(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax, int64_t b,
+                int64_t e, const fused::AdamCoef<compute_t<T>> k, const float* grad_scale) {
   using C = compute_t<T>;
+  for (int64_t i = b; i < e; ++i) {
+    C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
+    fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
+    p[i] = T(pi);
+    m[i] = T(mi);
+    v[i] = T(vi);
+    if constexpr (kAms) vmax[i] = T(xi);
+  }
+}
+
+template <typename T, Decay kDecay, bool kAms>
+void adam_tensor(T* p, T* g, T* m, T* v, T* vmax, int64_t n, const fused::AdamCoef<compute_t<T>>& k,
+                 const float* grad_scale) {
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
-      fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
-      p[i] = T(pi);
-      m[i] = T(mi);
-      v[i] = T(vi);
-      if constexpr (kAms) vmax[i] = T(xi);
-    }
+    vectorized([&] { adam_range<T, kDecay, kAms>(p, g, m, v, vmax, b, e, k, grad_scale); });
   });
 }
 
@@ -101,17 +109,23 @@ template <bool kDecoupled> Tensors k_fused_adam(const ArgReader& a, const Kernel
   return {};
 }
 
+// Elements [b, e) of one SGD step, written to vectorise as adam_range.
 template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
-void sgd_tensor(T* __restrict p, T* __restrict g, T* __restrict buf, int64_t n, const fused::SgdCoef<compute_t<T>>& k,
-                const float* grad_scale) {
+void sgd_range(T* __restrict p, T* __restrict g, T* __restrict buf, int64_t b, int64_t e,
+               const fused::SgdCoef<compute_t<T>> k, const float* grad_scale) {
   using C = compute_t<T>;
+  for (int64_t i = b; i < e; ++i) {
+    C pi = C(p[i]), bi = kMom && !kFirst ? C(buf[i]) : C(0);
+    fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, grad_at(g, i, grad_scale), pi, bi);
+    p[i] = T(pi);
+    if constexpr (kMom) buf[i] = T(bi);
+  }
+}
+
+template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
+void sgd_tensor(T* p, T* g, T* buf, int64_t n, const fused::SgdCoef<compute_t<T>>& k, const float* grad_scale) {
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      C pi = C(p[i]), bi = kMom && !kFirst ? C(buf[i]) : C(0);
-      fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, grad_at(g, i, grad_scale), pi, bi);
-      p[i] = T(pi);
-      if constexpr (kMom) buf[i] = T(bi);
-    }
+    vectorized([&] { sgd_range<T, kDecay, kMom, kFirst, kNesterov>(p, g, buf, b, e, k, grad_scale); });
   });
 }
 
