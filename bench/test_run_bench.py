@@ -44,6 +44,17 @@ class MmRatio(unittest.TestCase):
         self.assertAlmostEqual(rb.ratios(m)["mm_vs_onednn"], 1.02)
 
 
+class MmFinding(unittest.TestCase):
+    def test_names_the_cases_over_the_target_with_the_two_destination_figure(self):
+        m = {("mm", "bf16_512", "amps"): 2000.0, ("mm", "bf16_512", "onednn"): 2300.0,
+             ("mm", "bf16_512", "onednn_two_dst"): 2100.0, ("mm", "bf16_512", "pair_ratio"): 1.15,
+             ("mm", "f32_512", "amps"): 300.0, ("mm", "f32_512", "onednn"): 310.0}
+        lines = rb.mm_finding(m, 1.1)
+        self.assertEqual(len(lines), 1)  # f32_512 is within the target
+        self.assertIn("bf16_512: amps 2000 GFLOP/s, raw primitive 2300 (one destination, ratio 1.150)", lines[0])
+        self.assertIn("two destinations in turn 2100: amps takes 1.050x that time", lines[0])
+
+
 class Bf16Finding(unittest.TestCase):
     m = {("mm", "f32_1024", "onednn"): 120.0, ("mm", "bf16_1024", "onednn"): 40.0}
     impls = {"f32_1024": "gemm:jit", "bf16_1024": "gemm:jit"}
