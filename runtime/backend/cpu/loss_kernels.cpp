@@ -36,15 +36,21 @@ Tensor reduce_losses(const std::vector<double>& l, const Dims& shape, Reduction 
 // [x] as row-major doubles after broadcasting to [shape].
 std::vector<double> doubles_as(const Tensor& x, const Dims& shape) { return native::expand(x, shape).to_doubles(); }
 
-// Moves the class dim (1) last and flattens: [N, C, d...] -> [N*d..., C] as doubles; [C] -> [1, C].
-std::vector<double> class_rows(const Tensor& input, int64_t& rows, int64_t& C) {
+// Moves the class dim (1) last: [N, C, d...] -> [N, d..., C] row-major ([input] itself for a contiguous [N, C]),
+// [C] -> [1, C]; rows = N * d...
+Tensor class_matrix(const Tensor& input, int64_t& rows, int64_t& C) {
   Tensor x = input.dim() == 1 ? native::unsqueeze(input, 0) : input;
   C = x.size(1);
   Dims perm{0};
   for (int64_t d = 2; d < x.dim(); ++d) perm.push_back(d);
   perm.push_back(1);
   rows = C ? x.numel() / C : 0;
-  return native::permute(x, perm).to_doubles();
+  return contiguous(native::permute(x, perm));
+}
+
+// class_matrix's values as doubles.
+std::vector<double> class_rows(const Tensor& input, int64_t& rows, int64_t& C) {
+  return class_matrix(input, rows, C).to_doubles();
 }
 
 void log_softmax_rows(std::vector<double>& v, int64_t rows, int64_t C) {
@@ -73,9 +79,10 @@ std::vector<double> class_weights(const ClassLossArgs& a, int64_t C) {
   return w;
 }
 
-// NLL on log-probabilities [rows, C] with class-index targets, plus optional label smoothing.
-Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, const ClassLossArgs& a,
-                     const Dims& out_shape, DType dt) {
+// NLL on log-probabilities lp(r, c) of [rows, C] with class-index targets, plus optional label smoothing (which
+// alone reads every class of a row).
+template <typename LogP>
+Tensor nll_from_logp(const LogP& lp, int64_t rows, int64_t C, const ClassLossArgs& a, const Dims& out_shape, DType dt) {
   std::vector<double> w = class_weights(a, C);
   std::vector<double> t = a.target.to_doubles(), loss(size_t(rows), 0.0);
   AMPS_CHECK(int64_t(t.size()) == rows, "Expected target size {}, got {}", format_shape(out_shape),
@@ -86,8 +93,9 @@ Tensor nll_from_logp(const std::vector<double>& lp, int64_t rows, int64_t C, con
     if (k == a.ignore_index) continue;
     AMPS_CHECK_INDEX(k >= 0 && k < C, "Target {} is out of bounds.", k);
     double smooth = 0;
-    for (int64_t c = 0; c < C; ++c) smooth -= w[size_t(c)] * lp[size_t(r * C + c)];
-    loss[size_t(r)] = (1 - a.smoothing) * -w[size_t(k)] * lp[size_t(r * C + k)] + a.smoothing / double(C) * smooth;
+    if (a.smoothing != 0)
+      for (int64_t c = 0; c < C; ++c) smooth -= w[size_t(c)] * lp(r, c);
+    loss[size_t(r)] = (1 - a.smoothing) * -w[size_t(k)] * lp(r, k) + a.smoothing / double(C) * smooth;
     total_w += w[size_t(k)];
   }
   return reduce_losses(loss, out_shape, a.red, total_w, dt, a.dev);
@@ -127,7 +135,8 @@ Tensors k_cross_entropy(const ArgReader& a, const KernelContext& kc) {
                "shape {}, got {}", format_shape(input.sizes()), format_shape(c.target.sizes()));
     return one_tensor(probs_loss(lp, rows, C, c, input));
   }
-  return one_tensor(nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype()));
+  const auto at = [&lp, C](int64_t r, int64_t k) { return lp[size_t(r * C + k)]; };
+  return one_tensor(nll_from_logp(at, rows, C, c, target_shape(input), input.dtype()));
 }
 
 Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
@@ -136,8 +145,12 @@ Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
   AMPS_CHECK(!is_floating(c.target.dtype()), "nll_loss: expected target of class indices (int64), got {}",
              dtype_name(c.target.dtype()));
   int64_t rows = 0, C = 0;
-  std::vector<double> lp = class_rows(input, rows, C);
-  return one_tensor(nll_from_logp(lp, rows, C, c, target_shape(input), input.dtype()));
+  const Tensor m = class_matrix(input, rows, C);  // read in place: one value per row, not rows x C doubles
+  return one_tensor(AMPS_DISPATCH_FLOAT(m.dtype(), "nll_loss", T, [&] {
+    const T* p = m.data<T>();
+    const auto at = [p, C](int64_t r, int64_t k) { return double(compute_t<T>(p[r * C + k])); };
+    return nll_from_logp(at, rows, C, c, target_shape(input), input.dtype());
+  }));
 }
 
 // Pointwise regression losses over broadcast input/target.

@@ -126,6 +126,24 @@ TEST(Loss, CrossEntropyWithIndicesSmoothingAndWeights) {
                            "Target 3 is out of bounds."));
 }
 
+// Class dim 1 with a spatial dim, class weights, an ignored target, every reduction and bfloat16: PyTorch 1.13's values.
+TEST(Loss, NllLossReadsTheClassDimWithWeightsAndIgnoredTargets) {
+  Tensor x = make({-1.0, -2.0, -0.5, -3.0, -2.5, -0.25, -0.75, -1.5, -1.25, -0.1, -3.0, -2.0}, {2, 3, 2});
+  Tensor t = make({0, 2, 1, -100}, {2, 2}, DType::int64), w = make({0.5, 2.0, 1.5}, {3});
+  auto nll = [&](const Tensor& in, const IValue& weight, const char* red) {
+    return call_op(OpId::nll_loss, in, t, weight, int64_t(-100), red);
+  };
+  EXPECT_TRUE(all_close(nll(x, w, "none"), {0.5, 0.375, 2.5, 0.0}));
+  EXPECT_TRUE(all_close(nll(x, w, "sum"), {3.375}));
+  EXPECT_TRUE(all_close(nll(x, w, "mean"), {0.84375}));
+  EXPECT_TRUE(all_close(nll(x, IValue(), "mean"), {0.8333333134651184}));
+  Tensor hb = nll(x.to(DType::bfloat16), w.to(DType::bfloat16), "mean");
+  EXPECT_EQ(hb.dtype(), DType::bfloat16);
+  EXPECT_TRUE(all_close(hb, {0.84375}));
+  EXPECT_TRUE(throws_error([&] { call_op(OpId::nll_loss, x, make({0, 3, 1, 0}, {2, 2}, DType::int64)); },
+                           "IndexError", "Target 3 is out of bounds."));
+}
+
 TEST(Loss, RegressionAndBinaryLosses) {
   Tensor x = make({0.2, 0.7}, {2}), y = make({0.0, 1.0}, {2});
   EXPECT_TRUE(all_close(mse_loss(x, y), {(0.04 + 0.09) / 2}));
