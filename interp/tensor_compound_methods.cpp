@@ -124,19 +124,12 @@ Value m_repeat(Interp& in, CallArgs& a) {
   return wrap(t.reshape(pairs).expand(expanded).reshape(out));
 }
 
-// flip(dims): each listed dim read backwards (index_select with a reversed index).
+// flip(*dims) or flip(dims): the flip op (an implicit composite), with the method's varargs form.
 Value m_flip(Interp& in, CallArgs& a) {
-  rt::Tensor t = self_of(a);
+  const rt::Tensor& t = self_of(a);
   const rt::Dims dims = a.pos.size() == 2 ? dims_of(in, a.pos[1], t.dim(), a.span) : int_args(in, a, "flip");
-  for (int64_t d : dims) {
-    const int64_t dim = rt::wrap_dim(d, t.dim()), n = t.size(dim);
-    std::vector<double> rev(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) rev[size_t(i)] = double(n - 1 - i);
-    rt::Tensor idx = rt::Tensor::from_doubles(rev, {n}, rt::DType::int64).to(t.device());
-    rt::Args args{rt::IValue(t), rt::IValue(dim), rt::IValue(idx)};
-    t = rt::dispatch(rt::OpId::index_select, args)[0];
-  }
-  return wrap(t);
+  rt::Args args{rt::IValue(t), rt::IValue(dims)};
+  return wrap(rt::dispatch(rt::OpId::flip, args)[0]);
 }
 
 Value m_stride(Interp&, CallArgs& a) {

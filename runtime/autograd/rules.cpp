@@ -591,6 +591,41 @@ void elementwise_rules(Table& t) {
                    [&] { return c.g() * (c.in(1) - c.in(0)); }); }};
 }
 
+// ---- cumprod: d/dx_i of out_j = prod_{m<=j} x_m, never dividing by a zero ----
+// Per slice along [d], with z the first zero of x and z2 the second: before z, sum_{j>=i} g_j out_j / x_i (a
+// reversed cumulative sum); at z, prod_{m<z} x_m * sum_{z<=j<z2} g_j prod_{z<m<=j} x_m; after z, 0 (every product
+// holds x_z). Masks, not a host check for zeros, so no sync; dispatched ops, so higher orders follow.
+Tensor reversed_cumsum(const Tensor& t, int64_t d) {
+  return op(O::flip, op(O::cumsum, op(O::flip, t, Dims{d}), d), Dims{d});
+}
+
+// The same gradient as an n x n product per slice: sum_{j>=i} g_j prod_{m<=j, m!=i} x_m, each product a cumprod of x
+// with x_i replaced by 1. No masks on x's values, so its own gradient is exact at zeros too (PyTorch's O(n^2) path
+// for double backward); taken only under create_graph.
+Tensor cumprod_grad_quadratic(const Tensor& x, const Tensor& g, int64_t d) {
+  const Tensor xt = x.transpose(d, -1), gt = g.transpose(d, -1);
+  const int64_t n = xt.size(-1);
+  Dims square = xt.sizes();
+  square.push_back(n);
+  const Tensor self = eye(n, n, DType::bool_, x.device());                       // [i, m]: m == i
+  const Tensor later = op(O::triu, ones({n, n}, DType::bool_, x.device()), 0);  // [i, j]: j >= i
+  const Tensor products = op(O::cumprod, where(self, num(1), xt.unsqueeze(-2).expand(square)), -1);
+  return sum(keep_where(later, products * gt.unsqueeze(-2)), Dims{-1}).transpose(d, -1);
+}
+
+Tensors cumprod_rule(C c) {
+  const int64_t d = c.a.i64(1);
+  const Tensor out = c.out(0), g = c.g(), x = c.in(0).to(out.dtype()), one = ones_like(x);
+  if (x.dim() == 0) return {g};
+  if (in_create_graph()) return {cumprod_grad_quadratic(x, g, d)};
+  const Tensor zero = eq(x, 0), zeros_so_far = op(O::cumsum, zero, d);
+  const Tensor before = eq(zeros_so_far, 0), first_run = eq(zeros_so_far, 1);  // [0, z) and [z, z2)
+  const Tensor grad_before = keep_where(before, reversed_cumsum(out * g, d) / where(before, x, one));
+  const Tensor after_z = op(O::cumprod, where(op(O::logical_and, first_run, op(O::logical_not, zero)), x, one), d);
+  const Tensor at_z = prod(where(before, x, one), d, true) * sum(keep_where(first_run, g * after_z), Dims{d}, true);
+  return {grad_before + keep_where(op(O::logical_and, zero, first_run), at_z)};
+}
+
 void reduction_rules(Table& t) {
   t[size_t(O::sum)] = {0, [](C c) { return Tensors{expand_back(c.g(), c.sizes(0), c.a.opt_ints(1))}; }};
   t[size_t(O::mean)] = {0, [](C c) {
@@ -623,6 +658,7 @@ void reduction_rules(Table& t) {
     Tensor x = c.in(0);
     std::optional<Dims> d = dims_opt(c.a.ints(1));
     return Tensors{unreduce(c.g(), x.sizes(), d) * exp(x - unreduce(c.out(0), x.sizes(), d))}; }};
+  t[size_t(O::cumprod)] = {in_(0) | out_(0), cumprod_rule};
   t[size_t(O::cumsum)] = {0, [](C c) {
     Tensor g = c.g();
     int64_t d = c.a.i64(1);

@@ -1,7 +1,9 @@
 #include "runtime/backend/common/implicit_composites.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <set>
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/common/einsum.hpp"
@@ -130,6 +132,24 @@ Tensors roll_math(Args& args) {
   return {x.is_same(a.tensor(0)) ? x.clone() : x};
 }
 
+// flip(input, dims): each of dims read backwards (one index_select per dim); PyTorch's error for a repeated dim.
+Tensors flip_math(Args& args) {
+  ArgReader a(O::flip, args);
+  Tensor x = a.tensor(0);
+  const Dims dims = a.ints(1);
+  std::set<int64_t> unique;
+  for (int64_t dim : dims) unique.insert(wrap_dim(dim, std::max<int64_t>(x.dim(), 1)));
+  AMPS_CHECK(unique.size() == dims.size(), "dims has duplicates, original flip dims size={}, but unique flip dims "
+             "size={}", dims.size(), unique.size());
+  for (int64_t d : unique) {
+    if (x.dim() == 0) continue;
+    std::vector<double> back(size_t(x.size(d)));
+    for (size_t i = 0; i < back.size(); ++i) back[i] = double(back.size() - 1 - i);
+    x = index_select(x, d, Tensor::from_doubles(back, {x.size(d)}, DType::int64).to(x.device()));
+  }
+  return {x.is_same(a.tensor(0)) ? x.clone() : x};
+}
+
 // repeat_interleave(input, repeats, dim): each element repeated [repeats] times in place along dim (the flattened
 // input when dim is None).
 Tensors repeat_interleave_math(Args& args) {
@@ -158,6 +178,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::huber_loss, huber_loss_math, floats},
       {O::einsum, einsum_math, all},
       {O::roll, roll_math, all},
+      {O::flip, flip_math, all},
       {O::repeat_interleave, repeat_interleave_math, all},
       {O::pad, pad_math, all},
       {O::constant_pad_nd, constant_pad_nd_math, all},

@@ -1,5 +1,5 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
-// backend), kl_div, huber_loss, roll and repeat_interleave here, einsum (einsum.hpp), pad and its padding ops
+// backend), kl_div, huber_loss, roll, flip and repeat_interleave here, einsum (einsum.hpp), pad and its padding ops
 // (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp). Each is written with the
 // dispatching functions, so the one definition serves as the kernel of every backend (run below the autograd
 // layer: nothing is recorded) and as the op's differentiable decomposition (runtime/autograd/rules.cpp: recorded
@@ -17,6 +17,7 @@ Tensors sdpa_math(Args& args);
 Tensors kl_div_math(Args& args);
 Tensors huber_loss_math(Args& args);
 Tensors roll_math(Args& args);
+Tensors flip_math(Args& args);
 Tensors repeat_interleave_math(Args& args);
 
 struct ImplicitComposite {

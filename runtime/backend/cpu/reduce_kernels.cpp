@@ -1,5 +1,5 @@
 // CPU reduction kernels: sum/mean/prod, max/min(+indices), amax/amin, argmax/argmin, var/std, norm,
-// logsumexp, all/any, cumsum. Inputs are viewed as [outer, inner] rows with the reduced dims innermost (read
+// logsumexp, all/any, cumsum, cumprod. Inputs are viewed as [outer, inner] rows with the reduced dims innermost (read
 // in place, or gathered row by row from the strided view: never a copy of the whole input); one long row
 // is split across threads. Half types accumulate in float; floats sum per chunk, then in double.
 #include <cmath>
@@ -414,7 +414,9 @@ Tensors bool_reduce(const ArgReader& a, const KernelContext& kc, bool want_all) 
 Tensors k_all(const ArgReader& a, const KernelContext& kc) { return bool_reduce(a, kc, true); }
 Tensors k_any(const ArgReader& a, const KernelContext& kc) { return bool_reduce(a, kc, false); }
 
-Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
+// cumsum / cumprod(input, dim, dtype=None): a running sum (kProduct false) or product along dim, in the dtype sum
+// gives (dtype=, else floats as they are and integers as int64), dim moved innermost for the scan and back.
+template <bool kProduct> Tensors k_scan(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0);
   DType out_dt = sum_dtype(x, a.opt_dtype(2));
   int64_t d = wrap_dim(a.i64(1), x.dim());
@@ -428,8 +430,17 @@ Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
     for (int64_t i = 0; i < outer; ++i) {
       // floats run in double, as PyTorch's CPU acc_type (a float32 running sum drifts over long rows)
       using A = std::conditional_t<std::is_floating_point_v<compute_t<T>>, double, acc_t<compute_t<T>>>;
-      A s = 0;
-      for (int64_t j = 0; j < inner; ++j) o[i * inner + j] = T(s += A(compute_t<T>(in[i * inner + j])));
+      A s = kProduct ? A(1) : A(0);
+      for (int64_t j = 0; j < inner; ++j) {
+        const A v = A(compute_t<T>(in[i * inner + j]));
+        if constexpr (std::is_integral_v<A>) {  // wraps around as PyTorch's (signed overflow would be undefined)
+          const uint64_t us = uint64_t(s), uv = uint64_t(v);
+          s = A(kProduct ? us * uv : us + uv);
+        } else {
+          s = kProduct ? s * v : s + v;
+        }
+        o[i * inner + j] = T(s);
+      }
     }
   });
   return one_tensor(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)));
@@ -454,7 +465,8 @@ void register_reduce_kernels(KernelTable& t) {
   t.add(OpId::logsumexp, k_logsumexp);
   t.add(OpId::all, k_all);
   t.add(OpId::any, k_any);
-  t.add(OpId::cumsum, k_cumsum);
+  t.add(OpId::cumsum, k_scan<false>);
+  t.add(OpId::cumprod, k_scan<true>);
 }
 
 }  // namespace amps::rt::cpu

@@ -99,11 +99,12 @@ cudaError_t launch_unscale(cudaStream_t s, Elem t, const TensorList& list, float
 cudaError_t launch_update_scale(cudaStream_t s, float* scale, int32_t* growth_tracker, const float* found_inf,
                                 double growth_factor, double backoff_factor, int64_t growth_interval);
 
-// ---- cumsum, prod (scan.cu) ----
-// Per row of a row-major [rows, n] block of [t]: the running sum into out (same shape and type), or the product
-// into out[rows]; accumulated in float for half types and in the type itself otherwise (int64 for integers), as
-// the CPU kernels. One thread per row.
+// ---- cumsum, cumprod, prod (scan.cu) ----
+// Per row of a row-major [rows, n] block of [t]: the running sum or product into out (same shape and type), or the
+// product into out[rows]; accumulated in float for half types and in the type itself otherwise (int64 for
+// integers), as the CPU kernels. One thread per row.
 cudaError_t launch_row_cumsum(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n);
+cudaError_t launch_row_cumprod(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n);
 cudaError_t launch_row_prod(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n);
 
 // ---- sort, argsort, topk (sort.cu) ----

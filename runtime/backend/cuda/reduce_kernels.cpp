@@ -1,5 +1,5 @@
 // CUDA kernels for sum and mean: the input is permuted so the reduced dims are innermost, made row-major
-// when it is not already (one device copy), and summed row by row (reduce.cu); prod and cumsum the same way,
+// when it is not already (one device copy), and summed row by row (reduce.cu); prod, cumsum and cumprod the same way,
 // one thread per row (scan.cu).
 #include <limits>
 
@@ -56,16 +56,18 @@ Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(cast(out, out_dt));
 }
 
-// cumsum(input, dim, dtype=None): running sums along dim (moved innermost, then back), as the CPU kernel.
-Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
+// cumsum / cumprod(input, dim, dtype=None): running sums or products along dim (moved innermost, then back), as the
+// CPU kernel.
+template <bool kProduct> Tensors k_scan(const ArgReader& a, const KernelContext& kc) {
   const Tensor& x = a.tensor(0);
   const DType out_dt = common::sum_dtype(x, a.opt_dtype(2)), run_dt = scan_dtype(out_dt);
   const int64_t d = wrap_dim(a.i64(1), x.dim());
   Tensor rows = contiguous(cast(x.dim() == 0 ? x : native::transpose(x, d, -1), run_dt));
   Tensor out = Tensor::empty(rows.sizes(), run_dt, kc.device);
   const int64_t n = x.dim() == 0 ? 1 : rows.size(-1);
-  check(launch_row_cumsum(stream(kc.device), elem(run_dt), device_data(rows), device_data(out), n ? rows.numel() / n : 0,
-                          n), "cumsum");
+  const auto launch = kProduct ? launch_row_cumprod : launch_row_cumsum;
+  check(launch(stream(kc.device), elem(run_dt), device_data(rows), device_data(out), n ? rows.numel() / n : 0, n),
+        kProduct ? "cumprod" : "cumsum");
   return one_tensor(cast(x.dim() == 0 ? out : contiguous(native::transpose(out, d, -1)), out_dt));
 }
 
@@ -74,7 +76,8 @@ Tensors k_cumsum(const ArgReader& a, const KernelContext& kc) {
 void register_reduce_kernels(KernelTable& t) {
   common::register_sum_kernels<sum_like>(t);
   t.add(OpId::prod, k_prod);
-  t.add(OpId::cumsum, k_cumsum);
+  t.add(OpId::cumsum, k_scan<false>);
+  t.add(OpId::cumprod, k_scan<true>);
 }
 
 }  // namespace amps::rt::cuda

@@ -1,4 +1,4 @@
-// Row scans and products: cumsum (running sums, one thread per row) and prod (one block per row, coalesced reads
+// Row scans and products: cumsum and cumprod (running sums and products, one thread per row) and prod (one block per row, coalesced reads
 // and a block-wide product), accumulating in the CPU kernels' type (float for half types, the element type
 // otherwise). The block product multiplies in another order than the CPU's loop: equal for integers (modular),
 // within rounding for floats.
@@ -9,12 +9,13 @@
 namespace amps::rt::cuda {
 namespace {
 
-template <typename T> __global__ void row_cumsum_kernel(const T* in, T* out, int64_t rows, int64_t n) {
+// Running sums (kProduct false) or products along each row, one thread per row.
+template <bool kProduct, typename T> __global__ void row_scan_kernel(const T* in, T* out, int64_t rows, int64_t n) {
   using C = compute_t<T>;
   for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < rows; r += int64_t(gridDim.x) * blockDim.x) {
-    C s = C(0);
+    C s = kProduct ? C(1) : C(0);
     for (int64_t i = 0; i < n; ++i) {
-      s = s + widen(in[r * n + i]);
+      s = kProduct ? C(s * widen(in[r * n + i])) : C(s + widen(in[r * n + i]));
       out[r * n + i] = convert<T>(s);
     }
   }
@@ -53,15 +54,25 @@ template <typename F> cudaError_t with_numeric(Elem e, F&& f) {
   return with_float_elem(e, f);
 }
 
-}  // namespace
-
-cudaError_t launch_row_cumsum(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n) {
+template <bool kProduct> cudaError_t launch_row_scan(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows,
+                                                     int64_t n) {
   if (rows == 0 || n == 0) return cudaSuccess;
   return with_numeric(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    row_cumsum_kernel<T><<<grid_for(rows), kThreads, 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out), rows, n);
+    row_scan_kernel<kProduct, T>
+        <<<grid_for(rows), kThreads, 0, s>>>(static_cast<const T*>(in), static_cast<T*>(out), rows, n);
     return cudaGetLastError();
   });
+}
+
+}  // namespace
+
+cudaError_t launch_row_cumsum(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n) {
+  return launch_row_scan<false>(s, t, in, out, rows, n);
+}
+
+cudaError_t launch_row_cumprod(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n) {
+  return launch_row_scan<true>(s, t, in, out, rows, n);
 }
 
 cudaError_t launch_row_prod(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n) {

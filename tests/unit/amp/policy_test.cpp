@@ -39,7 +39,7 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   EXPECT_EQ(names(DeviceType::cuda, Policy::lower_precision_fp),
             (V{"prelu", "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "addr", "mv", "scaled_dot_product_attention", "einsum", "linear", "conv1d",
                "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
-  EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "softmax", "log_softmax"}));
+  EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "cumprod", "softmax", "log_softmax"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::promote), (V{"atan2", "addcmul", "addcdiv", "dot", "scatter_add"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));

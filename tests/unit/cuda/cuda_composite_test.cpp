@@ -90,6 +90,7 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
       EXPECT_TRUE(same_on_cuda(OpId::pad, {x, Dims{2, 1, 0, 3}, std::string(mode)}));
     EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
+    EXPECT_TRUE(same_on_cuda(OpId::flip, {x, Dims{0, -1}}));
     EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));
     for (const char* mode : {"nearest", "linear"})
       EXPECT_TRUE(same_on_cuda(OpId::interpolate, {x, IValue(), 1.7, std::string(mode)}));
@@ -101,6 +102,9 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
 
 TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
   const Tensor i = make({1, 2, 3, 4, 5, 6}, {2, 3}, DType::int64);
+  EXPECT_TRUE(same_on_cuda(OpId::cumprod, {i, int64_t(1)}));
+  EXPECT_TRUE(same_on_cuda(OpId::cumprod, {input({3, 4}, DType::bfloat16), int64_t(0)}, 4));
+  EXPECT_TRUE(same_on_cuda(OpId::cumprod, {input({3, 4}, DType::float16), int64_t(1), DType::float32}, 4));
   EXPECT_TRUE(same_on_cuda(OpId::prod, {i}));
   EXPECT_TRUE(same_on_cuda(OpId::prod, {i, int64_t(0), true}));
   EXPECT_TRUE(same_on_cuda(OpId::cumsum, {i, int64_t(-1)}));

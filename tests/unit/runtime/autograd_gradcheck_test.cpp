@@ -149,6 +149,12 @@ std::vector<Sample> samples() {
       {"sort", O::sort, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1), true}; }},
       {"topk", O::topk, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(2), int64_t(0)}; }},
       {"cumsum", O::cumsum, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
+      {"cumprod", O::cumprod, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
+      // exact zeros: one, two, and none in a slice (the gradient at and after the first zero)
+      {"cumprod_zeros", O::cumprod, [=](Rand&) {
+         return Args{Tensor::from_doubles({0.5, 0, 1.2, 0, 0.7, -1.1, 0.9, 0, 1.3, 0.4, 0.8, -0.6, 1.5, 0.3, 1.1},
+                                          {3, 5}, DType::float64), int64_t(-1)}; }},
+      {"flip", O::flip, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{0, -1}}; }},
       {"view", O::view, [=](Rand& r) { return Args{T(r, {2, 6}), Dims{3, 4}}; }},
       {"reshape", O::reshape, [=](Rand& r) { return Args{T(r, {2, 6}), Dims{4, -1}}; }},
       {"transpose", O::transpose, [=](Rand& r) { return Args{T(r, {2, 3, 4}), int64_t(0), int64_t(2)}; }},
@@ -540,7 +546,7 @@ const std::set<std::string> kSecondOrder = {
     "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
     "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
-    "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss",
+    "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
