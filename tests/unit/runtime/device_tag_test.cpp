@@ -97,7 +97,7 @@ void reduction_family() {
     run(op, {a});
   run(OpId::sum, {a, Dims{0, 2}});
   run(OpId::mean, {a, Dims{1}, true});
-  for (OpId op : {OpId::max_dim, OpId::min_dim, OpId::cumsum}) run(op, {a, int64_t(1)});
+  for (OpId op : {OpId::max_dim, OpId::min_dim, OpId::cumsum, OpId::cumprod}) run(op, {a, int64_t(1)});
   for (OpId op : {OpId::sort, OpId::argsort}) run(op, {a});
   run(OpId::topk, {a, int64_t(1)});
   run(OpId::scaled_dot_product_attention, {a, a, a});
@@ -106,6 +106,7 @@ void reduction_family() {
   run(OpId::constant_pad_nd, {a, Dims{1, 2}});
   run(OpId::einsum, {std::string("ijk,ikl->ijl"), std::vector<Tensor>{a, a.transpose(1, 2)}});
   run(OpId::roll, {a, Dims{1}, Dims{0}});
+  run(OpId::flip, {a, Dims{0}});
   run(OpId::repeat_interleave, {a, int64_t(2)});
   run(OpId::interpolate, {a.unsqueeze(0), IValue(), 2.0, std::string("bilinear")});
   run(OpId::multinomial, {abs(a).reshape({6, 4}), int64_t(2)});
