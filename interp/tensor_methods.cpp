@@ -162,6 +162,9 @@ Value TensorObj::get_attr(Interp&, Atom name) {
   if (n == "shape") return shape_tuple(tensor);
   if (n == "dtype") return wrap_dtype(tensor.dtype());
   if (n == "device") return wrap_device(tensor.device());
+  if (n == "is_cuda") return Value(tensor.device().type == rt::DeviceType::cuda);
+  if (n == "is_cpu") return Value(tensor.device().type == rt::DeviceType::cpu);
+  if (n == "is_xpu") return Value(tensor.device().type == rt::DeviceType::xpu);
   if (n == "grad") return tensor.grad().defined() ? wrap(tensor.grad()) : Value();
   if (n == "requires_grad") return Value(tensor.requires_grad());
   if (n == "is_leaf") return Value(tensor.is_leaf());
