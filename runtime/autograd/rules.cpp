@@ -10,6 +10,7 @@
 
 #include "runtime/autograd/decompose.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
+#include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -281,14 +282,17 @@ Tensor per_channel(const Tensor& v, int64_t ndim) {
   return v.reshape(shape);
 }
 
+// layer_norm_backward computes the needed gradients together (one fused pass where the backend has one); under
+// create_graph it is recorded through its definition (common/norm_backward.cpp), so higher orders follow.
 Tensors layer_norm_rule(C c) {
-  Tensor x = c.in(0), g = c.g();
-  Dims dims;
-  for (size_t i = 0; i < c.a.ints(1).size(); ++i) dims.push_back(x.dim() - 1 - int64_t(i));
-  Tensor rstd = rsqrt(var(x, dims, 0, true) + c.a.f64(4));
-  Tensor xhat = (x - mean(x, dims, true)) * rstd;
-  return c.grads([&] { return normalize_grad(c.has(2) ? g * c.in(2) : g, xhat, rstd, dims); }, nullptr,
-                 [&] { return g * xhat; }, [&] { return g; });
+  Tensors grads;
+  const auto part = [&](size_t i) {
+    if (grads.empty())
+      grads = dispatch(O::layer_norm_backward, Args{c.g(), c.in(0), c.a.ints(1), c.has(2) ? IValue(c.in(2)) : IValue(),
+                                                    c.a.f64(4), c.needs(3)});
+    return grads[i];
+  };
+  return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
 
 Tensors batch_norm_rule(C c) {
@@ -764,6 +768,7 @@ void nn_rules(Table& t) {
     const Dims& out = c.meta(0).sizes;
     return Tensors{op(O::adaptive_avg_pool2d, c.g(), Dims{out[out.size() - 2], out.back()})}; }};
   t[size_t(O::layer_norm)] = {in_(0) | in_(2), layer_norm_rule};
+  t[size_t(O::layer_norm_backward)] = {0, nullptr, common::layer_norm_backward_math};
   t[size_t(O::batch_norm)] = {in_(0) | in_(1) | in_(2) | in_(3), batch_norm_rule};
   t[size_t(O::group_norm)] = {in_(0) | in_(2), group_norm_rule};
   t[size_t(O::softmax)] = {out_(0), [](C c) {

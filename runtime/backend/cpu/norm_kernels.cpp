@@ -4,6 +4,7 @@
 
 #include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/nn_args.hpp"
+#include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_norm.hpp"
 #include "runtime/backend/cpu/dnnl_softmax.hpp"
@@ -90,6 +91,37 @@ Tensors k_layer_norm(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(out);
 }
 
+// layer_norm_backward: oneDNN's one-pass backward where it takes the operands (a float32/bfloat16/float16 gradient of
+// the input's dtype and shape, such a weight; the statistics it needs come from a forward over the input, which the
+// op does not keep), else the shared definition (float64).
+Tensors k_layer_norm_backward(const ArgReader& a, const KernelContext& kc) {
+  const Tensor g = a.tensor(0), x = a.tensor(1), w = a.opt_tensor(3);
+  const Dims shape = a.ints(2);
+  const bool bias_grad = a.boolean(5);
+  const int64_t n = common::layer_norm_width(x, shape, w, Tensor());
+  const bool fused = dnnl_dtype_ok(x.dtype()) && g.dtype() == x.dtype() && g.sizes() == x.sizes() && x.numel() > 0 &&
+                     (!w.defined() || dnnl_dtype_ok(w.dtype()));
+  if (!fused) {
+    Args args = a.args();
+    return common::layer_norm_backward_math(args);
+  }
+  const float eps = float(a.f64(4));
+  const int64_t rows = x.numel() / n;
+  std::vector<float> mean(static_cast<size_t>(rows)), var(static_cast<size_t>(rows));
+  Tensor normalized = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  const dnnl_cpu::DnnlArg xa = dnnl_arg(x);
+  dnnl_cpu::layer_norm_forward(xa, int(shape.size()), nullptr, nullptr, dnnl_arg(normalized), mean.data(), var.data(),
+                               eps);
+  Tensor dx = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  Tensor dw = w.defined() ? Tensor::empty(shape, w.dtype(), kc.device) : Tensor();
+  Tensor db = bias_grad ? Tensor::empty(shape, w.defined() ? w.dtype() : x.dtype(), kc.device) : Tensor();
+  const Tensor wc = w.defined() ? contiguous(w) : w;
+  auto wa = opt_arg(wc), dwa = opt_arg(dw), dba = opt_arg(db);
+  dnnl_cpu::layer_norm_backward(xa, dnnl_arg(g), mean.data(), var.data(), int(shape.size()), wa ? &*wa : nullptr,
+                                dnnl_arg(dx), dwa ? &*dwa : nullptr, dba ? &*dba : nullptr, eps);
+  return {dx, dw, db};
+}
+
 // Per-channel affine of a normalised float64 tensor [N, C, *] into [out].
 void channel_affine(const Tensor& y, const Tensor& w, const Tensor& b, const Tensor& out) {
   Dims cs(size_t(y.dim() - 1), 1);
@@ -171,6 +203,7 @@ void register_norm_kernels(KernelTable& t) {
   t.add(OpId::softmax, k_softmax);
   t.add(OpId::log_softmax, k_log_softmax);
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
+  t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::group_norm, k_group_norm, kFloatDTypes);
 }

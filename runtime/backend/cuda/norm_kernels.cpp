@@ -2,6 +2,7 @@
 // with the CPU backend's checks and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp,
 // common/conv_pool_args.hpp): statistics in float (double for float64) for layer_norm, in double for var/std and
 // batch_norm; dropout's keep-mask is drawn on the host.
+#include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/common/reduce_layout.hpp"
@@ -129,10 +130,17 @@ Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
   return dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc);
 }
 
+// layer_norm_backward: the shared definition, made of the kernels above (mean, var, elementwise, sum).
+Tensors k_layer_norm_backward(const ArgReader& a, const KernelContext&) {
+  Args args = a.args();
+  return common::layer_norm_backward_math(args);
+}
+
 }  // namespace
 
 void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
+  t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::var, k_var, kFloatDTypes);
   t.add(OpId::std, k_std, kFloatDTypes);

@@ -263,6 +263,8 @@ std::vector<Sample> samples() {
       {"adaptive_avg_pool2d", O::adaptive_avg_pool2d, [=](Rand& r) { return Args{T(r, {1, 2, 5, 7}), Dims{3, 4}}; }},
       {"layer_norm", O::layer_norm, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{4}, T(r, {4}), T(r, {4}), 1e-5}; }},
       {"layer_norm_2d", O::layer_norm, [=](Rand& r) { return Args{T(r, {2, 3, 4}), Dims{3, 4}}; }},
+      {"layer_norm_backward", O::layer_norm_backward,
+       [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {2, 3, 4}), Dims{4}, T(r, {4}), 1e-5, true}; }},
       {"batch_norm", O::batch_norm, [=](Rand& r) {
          return Args{T(r, {4, 3, 2}), none, none, T(r, {3}), T(r, {3}), true, 0.1, 1e-5};
        }},
@@ -543,7 +545,7 @@ INSTANTIATE_TEST_SUITE_P(Ops, GradCheck, ::testing::ValuesIn(all_samples()),
 // Second derivatives (gradgradcheck): d/d(inputs, weights) of <d loss/d inputs, v>.
 const std::set<std::string> kSecondOrder = {
     "mm", "linear", "relu", "tanh", "sigmoid", "sum", "mean", "mul", "add", "pow", "pow_scalar", "sqrt", "conv2d",
-    "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "gelu", "silu", "mse_loss",
+    "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "layer_norm_backward", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
     "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",

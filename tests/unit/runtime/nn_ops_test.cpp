@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "runtime/context.hpp"
+#include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/functions.hpp"
 #include "test_util.hpp"
@@ -124,6 +125,33 @@ TEST(Loss, CrossEntropyWithIndicesSmoothingAndWeights) {
   EXPECT_TRUE(all_close(call_op(OpId::nll_loss, lp, target), {(l0 + l1) / 2}, 1e-6));
   EXPECT_TRUE(throws_error([&] { cross_entropy(logits, make({3, 0}, {2}, DType::int64)); }, "IndexError",
                            "Target 3 is out of bounds."));
+}
+
+// The CPU's fused layer_norm_backward (oneDNN, statistics recomputed) against the shared definition in float64, for
+// each dtype oneDNN takes, with and without an affine weight, over one and two normalized dims.
+TEST(LayerNormBackward, FusedKernelMatchesTheDefinition) {
+  for (DType dt : {DType::float32, DType::bfloat16}) {
+    for (const Dims& shape : {Dims{16}, Dims{3, 16}}) {
+      const Tensor x = make(wavy(4 * 48), {4, 3, 16}).to(dt), g = make(wavy(4 * 48, 1.0), {4, 3, 16}).to(dt);
+      const int64_t width = shape.size() == 1 ? 16 : 48;
+      const Tensor w = make(wavy(width, 2.0), shape).to(dt);
+      for (bool affine : {true, false}) {
+        const IValue weight = affine ? IValue(w) : IValue();
+        Tensors fused = dispatch(OpId::layer_norm_backward, Args{g, x, shape, weight, 1e-5, true});
+        Args wide{g.to(DType::float64), x.to(DType::float64), shape,
+                  affine ? IValue(w.to(DType::float64)) : IValue(), 1e-5, true};
+        Tensors ref = common::layer_norm_backward_math(wide);
+        const double tol = dt == DType::float32 ? 1e-4 : 3e-2;
+        EXPECT_EQ(fused[0].dtype(), dt);
+        EXPECT_TRUE(all_close(fused[0], ref[0], tol, tol)) << dtype_name(dt) << " dx";
+        EXPECT_EQ(fused[1].defined(), affine);
+        if (affine) {
+          EXPECT_TRUE(all_close(fused[1], ref[1], tol * 4, tol)) << dtype_name(dt) << " dw";
+        }
+        EXPECT_TRUE(all_close(fused[2], ref[2], tol * 4, tol)) << dtype_name(dt) << " db";
+      }
+    }
+  }
 }
 
 // Class dim 1 with a spatial dim, class weights, an ignored target, every reduction and bfloat16: PyTorch 1.13's values.
