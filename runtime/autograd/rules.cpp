@@ -265,22 +265,10 @@ Tensors max_pool_backward_rule(C c) {
   return c.grads([&] { return op(O::gather, c.g().flatten(-2), -1, idx.flatten(-2)).reshape(idx.sizes()); }, nullptr);
 }
 
-// ---- normalisation: d/dx of (x - mean) * rstd over [dims], given d/dxhat ----
-Tensor normalize_grad(const Tensor& gxhat, const Tensor& xhat, const Tensor& rstd, const Dims& dims) {
-  return rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true));
-}
-
-Dims all_but_channel(int64_t ndim) {
-  Dims d{0};
-  for (int64_t i = 2; i < ndim; ++i) d.push_back(i);
-  return d;
-}
-
-Tensor per_channel(const Tensor& v, int64_t ndim) {
-  Dims shape(size_t(ndim), 1);
-  shape[1] = v.numel();
-  return v.reshape(shape);
-}
+// ---- normalisation (the shared pieces are common/norm_backward.hpp's) ----
+using common::all_but_channel;
+using common::normalize_grad;
+using common::per_channel;
 
 // layer_norm_backward computes the needed gradients together (one fused pass where the backend has one); under
 // create_graph it is recorded through its definition (common/norm_backward.cpp), so higher orders follow.
@@ -295,17 +283,17 @@ Tensors layer_norm_rule(C c) {
   return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
 
+// batch_norm_backward, as layer_norm's: one op for the needed gradients, its definition under create_graph.
 Tensors batch_norm_rule(C c) {
-  Tensor x = c.in(0), g = c.g();
-  const Dims dims = all_but_channel(x.dim());
-  const bool batch_stats = c.a.boolean(5) || !c.has(1);
-  Tensor w = c.has(3) ? per_channel(c.in(3), x.dim()) : Tensor();
-  Tensor mu = batch_stats ? mean(x, dims, true) : per_channel(c.in(1), x.dim());
-  Tensor v = batch_stats ? var(x, dims, 0, true) : per_channel(c.in(2), x.dim());
-  Tensor rstd = rsqrt(v + c.a.f64(7)), xhat = (x - mu) * rstd;
-  Tensor gxhat = w.defined() ? g * w : g;
-  return c.grads([&] { return batch_stats ? normalize_grad(gxhat, xhat, rstd, dims) : gxhat * rstd; }, nullptr,
-                 nullptr, [&] { return sum(g * xhat, dims); }, [&] { return sum(g, dims); });
+  Tensors grads;
+  const auto part = [&](size_t i) {
+    const auto opt = [&](size_t k) { return c.has(k) ? IValue(c.in(k)) : IValue(); };
+    if (grads.empty())
+      grads = dispatch(O::batch_norm_backward, Args{c.g(), c.in(0), opt(1), opt(2), opt(3), c.a.boolean(5), c.a.f64(7),
+                                                    c.needs(4)});
+    return grads[i];
+  };
+  return c.grads([&] { return part(0); }, nullptr, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
 
 Tensors group_norm_rule(C c) {
@@ -770,6 +758,7 @@ void nn_rules(Table& t) {
   t[size_t(O::layer_norm)] = {in_(0) | in_(2), layer_norm_rule};
   t[size_t(O::layer_norm_backward)] = {0, nullptr, common::layer_norm_backward_math};
   t[size_t(O::batch_norm)] = {in_(0) | in_(1) | in_(2) | in_(3), batch_norm_rule};
+  t[size_t(O::batch_norm_backward)] = {0, nullptr, common::batch_norm_backward_math};
   t[size_t(O::group_norm)] = {in_(0) | in_(2), group_norm_rule};
   t[size_t(O::softmax)] = {out_(0), [](C c) {
     Tensor y = c.out(0), g = c.g();

@@ -6,6 +6,22 @@
 
 namespace amps::rt::common {
 
+Tensor normalize_grad(const Tensor& gxhat, const Tensor& xhat, const Tensor& rstd, const Dims& dims) {
+  return rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true));
+}
+
+Dims all_but_channel(int64_t ndim) {
+  Dims d{0};
+  for (int64_t i = 2; i < ndim; ++i) d.push_back(i);
+  return d;
+}
+
+Tensor per_channel(const Tensor& v, int64_t ndim) {
+  Dims shape(size_t(ndim), 1);
+  shape[1] = v.numel();
+  return v.reshape(shape);
+}
+
 Tensors layer_norm_backward_math(Args& args) {
   ArgReader a(OpId::layer_norm_backward, args);
   const Tensor g = a.tensor(0), x = a.tensor(1), w = a.opt_tensor(3);
@@ -19,6 +35,24 @@ Tensors layer_norm_backward_math(Args& args) {
   const Tensor gxhat = w.defined() ? g * w : g;
   const Tensor dx = rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true));
   return {dx, w.defined() ? over_lead(g * xhat).to(w.dtype()) : Tensor(), a.boolean(5) ? over_lead(g) : Tensor()};
+}
+
+}  // namespace amps::rt::common
+
+namespace amps::rt::common {
+
+Tensors batch_norm_backward_math(Args& args) {
+  ArgReader a(OpId::batch_norm_backward, args);
+  const Tensor g = a.tensor(0), x = a.tensor(1), rm = a.opt_tensor(2), rv = a.opt_tensor(3), wt = a.opt_tensor(4);
+  const Dims dims = all_but_channel(x.dim());
+  const bool batch_stats = a.boolean(5) || !rm.defined();
+  const Tensor w = wt.defined() ? per_channel(wt, x.dim()) : Tensor();
+  const Tensor mu = batch_stats ? mean(x, dims, true) : per_channel(rm, x.dim());
+  const Tensor v = batch_stats ? var(x, dims, 0, true) : per_channel(rv, x.dim());
+  const Tensor rstd = rsqrt(v + a.f64(6)), xhat = (x - mu) * rstd;
+  const Tensor gxhat = w.defined() ? g * w : g;
+  const Tensor dx = batch_stats ? normalize_grad(gxhat, xhat, rstd, dims) : gxhat * rstd;
+  return {dx, wt.defined() ? sum(g * xhat, dims).to(wt.dtype()) : Tensor(), a.boolean(7) ? sum(g, dims) : Tensor()};
 }
 
 }  // namespace amps::rt::common

@@ -133,55 +133,6 @@ void channel_affine(const Tensor& y, const Tensor& w, const Tensor& b, const Ten
   copy_into(out, res);
 }
 
-// Training-mode running-stat update: r = (1 - m) * r + m * stat (unbiased variance for running_var).
-void update_running(const Tensor& running, const std::vector<double>& stat, double momentum) {
-  if (!running.defined()) return;
-  Tensor s = Tensor::from_doubles(stat, running.sizes(), running.dtype());
-  Tensor mixed = Tensor::empty(running.sizes(), DType::float64, running.device());
-  map2<double, double>(mixed, cast(running, DType::float64), cast(s, DType::float64),
-                       [momentum](double r, double v) { return (1 - momentum) * r + momentum * v; });
-  copy_into(running, mixed);
-}
-
-Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), rm = a.opt_tensor(1), rv = a.opt_tensor(2), w = a.opt_tensor(3), b = a.opt_tensor(4);
-  const bool training = a.boolean(5);
-  const double momentum = a.f64(6), eps = a.f64(7);
-  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, w, b, training);
-  const int64_t C = l.channels, per = l.per_channel;
-  Tensor xd = contiguous(native::transpose(cast(x, DType::float64), 0, 1));  // [C, N, *]
-  std::vector<double> mean(static_cast<size_t>(C)), var(static_cast<size_t>(C));
-  const double* p = xd.data<double>();
-  for (int64_t c = 0; c < C; ++c) {
-    double m = 0, v = 0;
-    for (int64_t i = 0; i < per; ++i) m += p[c * per + i];
-    m /= double(per);
-    for (int64_t i = 0; i < per; ++i) v += (p[c * per + i] - m) * (p[c * per + i] - m);
-    mean[size_t(c)] = m;
-    var[size_t(c)] = v / double(per);
-  }
-  if (!training) {
-    mean = rm.to_doubles();
-    var = rv.to_doubles();
-  }
-  Dims cs(size_t(x.dim() - 1), 1);
-  cs[0] = C;
-  std::vector<double> inv(static_cast<size_t>(C));
-  for (int64_t c = 0; c < C; ++c) inv[size_t(c)] = 1.0 / std::sqrt(var[size_t(c)] + eps);
-  Tensor mt = Tensor::from_doubles(mean, cs, DType::float64), it = Tensor::from_doubles(inv, cs, DType::float64);
-  Tensor y = Tensor::empty(x.sizes(), DType::float64, kc.device);
-  map3<double, double>(y, cast(x, DType::float64), mt, it, [](double v, double m, double s) { return (v - m) * s; });
-  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  channel_affine(y, w, b, out);
-  if (training) {
-    std::vector<double> unbiased(var);
-    for (double& v : unbiased) v *= double(per) / double(per - 1);
-    update_running(rm, mean, momentum);
-    update_running(rv, unbiased, momentum);
-  }
-  return one_tensor(out);
-}
-
 Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
   const int64_t G = a.i64(1);
@@ -204,7 +155,6 @@ void register_norm_kernels(KernelTable& t) {
   t.add(OpId::log_softmax, k_log_softmax);
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
   t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
-  t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::group_norm, k_group_norm, kFloatDTypes);
 }
 

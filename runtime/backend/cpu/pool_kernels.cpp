@@ -90,29 +90,40 @@ std::pair<int64_t, int64_t> inside(int64_t in, int64_t out, int64_t k, int64_t s
   return {lo, last < 0 ? lo : std::clamp(last / s + 1, lo, out)};
 }
 
-// window_argmax for a window wholly inside the plane, starting at flat index [at0] of the compute-type
-// values [v]: the same scan without bounds checks, branch-free (the comparison is a coin toss on real data).
-template <typename C> int64_t inner_argmax(const C* v, const MaxGeo& g, int64_t at0) {
-  int64_t at = at0;
-  C best = v[at0];
-  for (int64_t i = 0; i < g.kh; ++i)
-    for (int64_t j = 0, k = at0 + i * g.dh * g.W; j < g.kw; ++j, k += g.dw) {
+// at[o] for the [n] windows starting at flat indices k0 + o * sw of the compute-type values [v], each wholly inside
+// the plane, [offsets] the window's positions from its start in PyTorch's row-major scan order (a larger value or
+// a NaN takes over). Each position is taken for all the windows at once: that loop over outputs vectorises, where a
+// per-window scan's data-dependent selects compile to branches that mispredict on real data. best: n scratch values.
+template <typename C>
+void scan_windows(const C* v, int64_t k0, int64_t n, int64_t sw, const std::vector<int64_t>& offsets, C* best,
+                  int64_t* at) {
+  for (int64_t o = 0; o < n; ++o) best[o] = v[k0 + o * sw], at[o] = k0 + o * sw;
+  for (size_t q = 1; q < offsets.size(); ++q) {
+    const int64_t off = offsets[q];
+    for (int64_t o = 0; o < n; ++o) {
+      const int64_t k = k0 + o * sw + off;
       const C x = v[k];
-      const bool take = (x > best) | (x != x);
-      best = take ? x : best;
-      at = take ? k : at;
+      const bool take = (x > best[o]) | (x != x);
+      best[o] = take ? x : best[o];
+      at[o] = take ? k : at[o];
     }
-  return at;
+  }
 }
 
 // row[ow] for the outputs [lo, hi) of output row [oh], whose windows lie inside the plane.
-template <typename C> void inner_row(const C* v, const MaxGeo& g, int64_t oh, int64_t lo, int64_t hi, int64_t* row) {
+template <typename C>
+void inner_row(const C* v, const MaxGeo& g, int64_t oh, int64_t lo, int64_t hi, int64_t* row, std::vector<C>& best) {
+  if (hi <= lo) return;
   const int64_t k0 = (oh * g.sh - g.ph) * g.W + lo * g.sw - g.pw;
   if constexpr (std::is_same_v<C, float>) {
     const bool two = g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1;
     if (two && g.H * g.W < (int64_t(1) << 31)) return argmax_2x2_stride2(v, g.W, k0, hi - lo, row + lo);
   }
-  for (int64_t ow = lo; ow < hi; ++ow) row[ow] = inner_argmax(v, g, k0 + (ow - lo) * g.sw);
+  std::vector<int64_t> offsets;
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j) offsets.push_back(i * g.dh * g.W + j * g.dw);
+  best.resize(size_t(hi - lo));
+  vectorized([&] { scan_windows(v, k0, hi - lo, g.sw, offsets, best.data(), row + lo); });
 }
 
 // [plane] as compute-type values: half types convert in bulk into [buf], the others are read in place.
@@ -130,6 +141,7 @@ template <typename T> const compute_t<T>* plane_values(const T* plane, int64_t n
 // at[o] = window_argmax(plane, g, o / OW, o % OW) for every output o of one plane: windows inside the
 // plane scan the bulk-converted values without bounds checks, border windows take window_argmax.
 template <typename T> void plane_argmax(const T* plane, const MaxGeo& g, std::vector<compute_t<T>>& buf, int64_t* at) {
+  thread_local std::vector<compute_t<T>> best;  // inner_row's scratch
   const compute_t<T>* v = plane_values(plane, g.H * g.W, buf);
   const auto [h_lo, h_hi] = inside(g.H, g.OH, g.kh, g.sh, g.ph, g.dh);
   const auto [w_lo, w_hi] = inside(g.W, g.OW, g.kw, g.sw, g.pw, g.dw);
@@ -138,7 +150,7 @@ template <typename T> void plane_argmax(const T* plane, const MaxGeo& g, std::ve
     const bool mid = oh >= h_lo && oh < h_hi;
     const int64_t lo = mid ? w_lo : g.OW, hi = mid ? w_hi : g.OW;
     for (int64_t ow = 0; ow < lo; ++ow) row[ow] = window_argmax(plane, g, oh, ow);
-    inner_row(v, g, oh, lo, hi, row);
+    inner_row(v, g, oh, lo, hi, row, best);
     for (int64_t ow = hi; ow < g.OW; ++ow) row[ow] = window_argmax(plane, g, oh, ow);
   }
 }

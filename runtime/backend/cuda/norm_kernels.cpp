@@ -130,17 +130,19 @@ Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
   return dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc);
 }
 
-// layer_norm_backward: the shared definition, made of the kernels above (mean, var, elementwise, sum).
-Tensors k_layer_norm_backward(const ArgReader& a, const KernelContext&) {
+// layer_norm_backward and batch_norm_backward: the shared definitions, made of the kernels above (mean, var,
+// elementwise, sum).
+template <Tensors (*kMath)(Args&)> Tensors k_norm_backward(const ArgReader& a, const KernelContext&) {
   Args args = a.args();
-  return common::layer_norm_backward_math(args);
+  return kMath(args);
 }
 
 }  // namespace
 
 void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
-  t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
+  t.add(OpId::layer_norm_backward, k_norm_backward<common::layer_norm_backward_math>, kFloatDTypes);
+  t.add(OpId::batch_norm_backward, k_norm_backward<common::batch_norm_backward_math>, kFloatDTypes);
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::var, k_var, kFloatDTypes);
   t.add(OpId::std, k_std, kFloatDTypes);

@@ -271,6 +271,12 @@ std::vector<Sample> samples() {
       {"batch_norm_eval", O::batch_norm, [=](Rand& r) {
          return Args{T(r, {4, 3}), T(r, {3}), P(r, {3}), T(r, {3}), T(r, {3}), false, 0.1, 1e-5};
        }, {1, 2}},
+      {"batch_norm_backward", O::batch_norm_backward, [=](Rand& r) {
+         return Args{T(r, {4, 3, 2}), T(r, {4, 3, 2}), none, none, T(r, {3}), true, 1e-5, true};
+       }},
+      {"batch_norm_backward_eval", O::batch_norm_backward, [=](Rand& r) {
+         return Args{T(r, {4, 3}), T(r, {4, 3}), T(r, {3}), P(r, {3}), T(r, {3}), false, 1e-5, true};
+       }, {2, 3}},
       {"group_norm", O::group_norm, [=](Rand& r) { return Args{T(r, {2, 4, 3}), int64_t(2), T(r, {4}), T(r, {4}), 1e-5}; }},
       {"softmax", O::softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
       {"log_softmax", O::log_softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(0)}; }},
@@ -547,7 +553,7 @@ const std::set<std::string> kSecondOrder = {
     "mm", "linear", "relu", "tanh", "sigmoid", "sum", "mean", "mul", "add", "pow", "pow_scalar", "sqrt", "conv2d",
     "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "layer_norm_backward", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
-    "batch_norm", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
+    "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",

@@ -154,6 +154,34 @@ TEST(LayerNormBackward, FusedKernelMatchesTheDefinition) {
   }
 }
 
+// The CPU's batch_norm_backward (vectorised loops, every float dtype) against the shared definition in float64:
+// batch and running statistics, with and without a weight, bias gradient on and off.
+TEST(BatchNormBackward, KernelMatchesTheDefinition) {
+  for (DType dt : {DType::float32, DType::bfloat16, DType::float64}) {
+    const Tensor x = make(wavy(5 * 3 * 37), {5, 3, 37}).to(dt) * 3.0 + 1.0, g = make(wavy(5 * 3 * 37, 1.0), {5, 3, 37}).to(dt);
+    const Tensor w = make({0.5, -1.5, 2.0}, {3}), rm = make({0.1, 0.9, -0.3}, {3}), rv = make({0.5, 1.5, 2.5}, {3});
+    for (bool training : {true, false}) {
+      for (bool affine : {true, false}) {
+        const IValue weight = affine ? IValue(w) : IValue();
+        Tensors got = dispatch(OpId::batch_norm_backward, Args{g, x, rm, rv, weight, training, 1e-5, affine});
+        Args wide{g.to(DType::float64), x.to(DType::float64), rm.to(DType::float64), rv.to(DType::float64),
+                  affine ? IValue(w.to(DType::float64)) : IValue(), training, 1e-5, affine};
+        Tensors ref = common::batch_norm_backward_math(wide);
+        const double tol = dt == DType::bfloat16 ? 3e-2 : 1e-5;
+        const std::string what = std::string(dtype_name(dt)) + (training ? " training" : " eval");
+        EXPECT_EQ(got[0].dtype(), dt) << what;
+        EXPECT_TRUE(all_close(got[0], ref[0], tol, tol)) << what << " dx";
+        EXPECT_EQ(got[1].defined(), affine) << what;
+        EXPECT_EQ(got[2].defined(), affine) << what;
+        if (affine) {
+          EXPECT_TRUE(all_close(got[1], ref[1], tol * 40, tol)) << what << " dw";
+          EXPECT_TRUE(all_close(got[2], ref[2], tol * 40, tol)) << what << " db";
+        }
+      }
+    }
+  }
+}
+
 // Class dim 1 with a spatial dim, class weights, an ignored target, every reduction and bfloat16: PyTorch 1.13's values.
 TEST(Loss, NllLossReadsTheClassDimWithWeightsAndIgnoredTargets) {
   Tensor x = make({-1.0, -2.0, -0.5, -3.0, -2.5, -0.25, -0.75, -1.5, -1.25, -0.1, -3.0, -2.0}, {2, 3, 2});

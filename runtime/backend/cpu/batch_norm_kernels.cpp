@@ -1,0 +1,197 @@
+// CPU kernels for batch_norm and its gradient batch_norm_backward, every float dtype: the input viewed as [N, C, S]
+// (row-major), per-channel sums in double over vectorised lanes, the affine transforms in the compute type.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "runtime/backend/common/conv_pool_args.hpp"
+#include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
+#include "runtime/backend/cpu/native.hpp"
+#include "runtime/error.hpp"
+#include "runtime/shape.hpp"
+
+namespace amps::rt::cpu {
+namespace {
+
+// [N, C, S] of a contiguous [N, C, *] tensor.
+struct Ncs {
+  int64_t n, c, s;
+  int64_t count() const { return n * s; }  // values per channel
+};
+Ncs ncs_of(const Tensor& x) { return {x.size(0), x.size(1), x.size(1) ? x.numel() / (x.size(0) * x.size(1)) : 0}; }
+
+// Σ f(a[i], b[i]) over [n] values: 16 independent double accumulators the compiler vectorises (no running sum is
+// reassociated), added in order at the end, so the result does not depend on the instruction set. Plain locals:
+// accumulators captured by a lambda would live in memory.
+template <typename T, typename F> double lane_sum_loop(const T* a, const T* b, int64_t n, F f) {
+  constexpr int64_t kLanes = 16;
+  double lanes[kLanes] = {}, tail = 0;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lanes[l] += f(double(compute_t<T>(a[i + l])), double(compute_t<T>(b[i + l])));
+  for (; i < n; ++i) tail += f(double(compute_t<T>(a[i])), double(compute_t<T>(b[i])));
+  for (double v : lanes) tail += v;
+  return tail;
+}
+
+template <typename T, typename F> double lane_sum(const T* a, const T* b, int64_t n, F f) {
+  double s = 0;
+  vectorized([&] { s = lane_sum_loop(a, b, n, f); });
+  return s;
+}
+
+// Σ over channel [c]'s blocks of f(a, b) (a and b of one [N, C, S] layout).
+template <typename T, typename F> double channel_sum(const T* a, const T* b, const Ncs& d, int64_t c, F f) {
+  double total = 0;
+  for (int64_t n = 0; n < d.n; ++n) total += lane_sum(a + (n * d.c + c) * d.s, b + (n * d.c + c) * d.s, d.s, f);
+  return total;
+}
+
+// Each channel's mean and biased variance (two passes, so no cancellation), channels split over threads.
+template <typename T> void batch_stats(const T* x, const Ncs& d, std::vector<double>& mean, std::vector<double>& var) {
+  parallel_for(d.c, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      const double m = channel_sum(x, x, d, c, [](double v, double) { return v; }) / double(d.count());
+      mean[size_t(c)] = m;
+      var[size_t(c)] = channel_sum(x, x, d, c, [m](double v, double) { return (v - m) * (v - m); }) / double(d.count());
+    }
+  });
+}
+
+// The per-element loops, on plain values (a lambda's captures would be re-read after every store through [o]).
+template <typename T, typename C> void affine_loop(const T* x, T* o, int64_t n, C a, C b) {
+  for (int64_t i = 0; i < n; ++i) o[i] = T(C(x[i]) * a + b);
+}
+template <typename T, typename C> void grad_input_loop(const T* g, const T* x, T* o, int64_t n, C gm, C m, C k, C s) {
+  for (int64_t i = 0; i < n; ++i) o[i] = T((C(g[i]) - gm - (C(x[i]) - m) * k) * s);
+}
+
+// Runs body(block, channel) for every [S] block of an [N, C, S] layout, blocks split over threads.
+template <typename F> void for_blocks(const Ncs& d, F&& body) {
+  parallel_for(d.n * d.c, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(d.s, 1)), [&](int64_t b0, int64_t b1) {
+    for (int64_t blk = b0; blk < b1; ++blk) body(blk, size_t(blk % d.c));
+  });
+}
+
+// out[n, c, s] = x * alpha[c] + beta[c] in the compute type.
+template <typename T>
+void channel_affine(const T* x, T* out, const Ncs& d, const std::vector<double>& alpha, const std::vector<double>& beta) {
+  using C = compute_t<T>;
+  for_blocks(d, [&](int64_t blk, size_t c) {
+    vectorized([&] { affine_loop(x + blk * d.s, out + blk * d.s, d.s, C(alpha[c]), C(beta[c])); });
+  });
+}
+
+// dx[n, c, s] = (g - gm[c] - (x - mean[c]) * k[c]) * scale[c] in the compute type (PyTorch's form: x's mean taken
+// off first).
+template <typename T>
+void grad_input(const T* g, const T* x, T* dx, const Ncs& d, const std::vector<double>& gm,
+                const std::vector<double>& mean, const std::vector<double>& k, const std::vector<double>& scale) {
+  using C = compute_t<T>;
+  for_blocks(d, [&](int64_t blk, size_t c) {
+    vectorized([&] {
+      grad_input_loop(g + blk * d.s, x + blk * d.s, dx + blk * d.s, d.s, C(gm[c]), C(mean[c]), C(k[c]), C(scale[c]));
+    });
+  });
+}
+
+std::vector<double> doubles_or(const Tensor& t, int64_t n, double fill) {
+  return t.defined() ? t.to_doubles() : std::vector<double>(size_t(n), fill);
+}
+
+// Training-mode running-stat update: r = (1 - m) * r + m * stat (unbiased variance for running_var), in place.
+void update_running(const Tensor& running, std::vector<double> stat, double momentum, double unbias) {
+  if (!running.defined()) return;
+  const std::vector<double> old = running.to_doubles();
+  for (size_t i = 0; i < stat.size(); ++i) stat[i] = (1 - momentum) * old[i] + momentum * stat[i] * unbias;
+  copy_into(running, Tensor::from_doubles(stat, running.sizes(), DType::float64));
+}
+
+// The statistics a batch_norm normalises with: the batch's (training, or no running stats), else the running ones.
+// inv = 1 / sqrt(var + eps).
+template <typename T>
+void norm_stats(const T* x, const Ncs& d, const Tensor& rm, const Tensor& rv, bool batch, double eps,
+                std::vector<double>& mean, std::vector<double>& var, std::vector<double>& inv) {
+  if (batch) {
+    batch_stats(x, d, mean, var);
+  } else {
+    mean = rm.to_doubles();
+    var = rv.to_doubles();
+  }
+  for (size_t c = 0; c < inv.size(); ++c) inv[c] = 1.0 / std::sqrt(var[c] + eps);
+}
+
+// batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps).
+Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
+  const Tensor x = contiguous(a.tensor(0)), rm = a.opt_tensor(1), rv = a.opt_tensor(2), w = a.opt_tensor(3),
+               b = a.opt_tensor(4);
+  const bool training = a.boolean(5);
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, w, b, training);
+  const Ncs d = ncs_of(x);
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  if (x.numel() == 0) return one_tensor(out);
+  const size_t C = size_t(l.channels);
+  std::vector<double> mean(C), var(C), inv(C), alpha(C), beta(C);
+  AMPS_DISPATCH_FLOAT(x.dtype(), "batch_norm", T, [&] {
+    norm_stats(x.data<T>(), d, rm, rv, training || !rm.defined(), a.f64(7), mean, var, inv);
+    const std::vector<double> wv = doubles_or(w, l.channels, 1.0), bv = doubles_or(b, l.channels, 0.0);
+    for (size_t c = 0; c < C; ++c) alpha[c] = wv[c] * inv[c], beta[c] = bv[c] - mean[c] * alpha[c];
+    channel_affine<T>(x.data<T>(), out.data<T>(), d, alpha, beta);
+  });
+  if (training) {
+    update_running(rm, mean, a.f64(6), 1.0);
+    update_running(rv, var, a.f64(6), double(d.count()) / double(d.count() - 1));
+  }
+  return one_tensor(out);
+}
+
+// batch_norm_backward(grad_output, input, running_mean, running_var, weight, training, eps, bias_grad): with xhat =
+// (x - mean) * inv, dweight = Σ g xhat and dbias = Σ g per channel; dinput = w inv (g - Σg/M - xhat Σ(g xhat)/M)
+// with the batch's statistics, w inv g with running ones (constants then). The input gradient has the input's dtype,
+// the others the weight's.
+Tensors k_batch_norm_backward(const ArgReader& a, const KernelContext& kc) {
+  const Tensor g = contiguous(a.tensor(0)), x = contiguous(a.tensor(1)), rm = a.opt_tensor(2), rv = a.opt_tensor(3),
+               w = a.opt_tensor(4);
+  const bool training = a.boolean(5), batch = training || !rm.defined();
+  AMPS_CHECK(g.sizes() == x.sizes() && g.dtype() == x.dtype(), "batch_norm_backward: grad_output {} {} does not match "
+             "input {} {}", format_shape(g.sizes()), dtype_name(g.dtype()), format_shape(x.sizes()), dtype_name(x.dtype()));
+  const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, w, Tensor(), training);
+  const Ncs d = ncs_of(x);
+  const size_t C = size_t(l.channels);
+  std::vector<double> mean(C), var(C), inv(C), sg(C), sgx(C), gm(C), k(C), scale(C);
+  Tensor dx = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  AMPS_DISPATCH_FLOAT(x.dtype(), "batch_norm_backward", T, [&] {
+    const T *gp = g.data<T>(), *xp = x.data<T>();
+    if (x.numel() > 0) norm_stats(xp, d, rm, rv, batch, a.f64(6), mean, var, inv);
+    parallel_for(d.c, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        const double m = mean[size_t(c)];
+        sg[size_t(c)] = channel_sum(gp, gp, d, c, [](double v, double) { return v; });
+        sgx[size_t(c)] = channel_sum(gp, xp, d, c, [m](double gv, double xv) { return gv * (xv - m); });
+      }
+    });
+    const std::vector<double> wv = doubles_or(w, l.channels, 1.0);
+    const double M = double(d.count());
+    for (size_t c = 0; c < C; ++c) {
+      scale[c] = wv[c] * inv[c];
+      gm[c] = batch ? sg[c] / M : 0.0;
+      k[c] = batch ? inv[c] * inv[c] * sgx[c] / M : 0.0;
+    }
+    if (x.numel() > 0) grad_input<T>(gp, xp, dx.data<T>(), d, gm, mean, k, scale);
+  });
+  std::vector<double> dw(C);
+  for (size_t c = 0; c < C; ++c) dw[c] = sgx[c] * inv[c];
+  const Dims cs{l.channels};
+  return {dx, w.defined() ? Tensor::from_doubles(dw, cs, w.dtype(), kc.device) : Tensor(),
+          a.boolean(7) ? Tensor::from_doubles(sg, cs, w.defined() ? w.dtype() : x.dtype(), kc.device) : Tensor()};
+}
+
+}  // namespace
+
+void register_batch_norm_kernels(KernelTable& t) {
+  t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
+  t.add(OpId::batch_norm_backward, k_batch_norm_backward, kFloatDTypes);
+}
+
+}  // namespace amps::rt::cpu
