@@ -18,14 +18,17 @@ namespace amps::rt::cpu {
 // microseconds, which would dominate small ops.
 inline constexpr int64_t kParallelGrain = 32768;
 
-// Runs fn(begin, end) over [0, n) split into contiguous ranges, one per thread when n >= grain.
+// Runs fn(begin, end) over [0, n) split into contiguous ranges, one per [grain] elements and thread at most. One
+// range runs on the calling thread without a region: a region of one thread is inactive, so a region opened
+// inside it (a reduction splitting its one long row) would be the first active level, and libgomp starts fresh
+// threads for such a nested team on every call (a thread creation per sum() of a large tensor, ~3.5 ms).
 template <typename F> void parallel_for(int64_t n, int64_t grain, F&& fn) {
   if (n <= 0) return;
-  if (n < grain || omp_get_max_threads() == 1 || omp_in_parallel()) {
+  const int64_t nthreads = std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / std::max<int64_t>(grain, 1));
+  if (nthreads <= 1 || omp_in_parallel()) {
     fn(int64_t(0), n);
     return;
   }
-  int64_t nthreads = std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / grain);
 #pragma omp parallel num_threads(int(nthreads))
   {
     int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
