@@ -265,11 +265,6 @@ Tensors max_pool_backward_rule(C c) {
   return c.grads([&] { return op(O::gather, c.g().flatten(-2), -1, idx.flatten(-2)).reshape(idx.sizes()); }, nullptr);
 }
 
-// ---- normalisation (the shared pieces are common/norm_backward.hpp's) ----
-using common::all_but_channel;
-using common::normalize_grad;
-using common::per_channel;
-
 // layer_norm_backward computes the needed gradients together (one fused pass where the backend has one); under
 // create_graph it is recorded through its definition (common/norm_backward.cpp), so higher orders follow.
 Tensors layer_norm_rule(C c) {
@@ -282,6 +277,9 @@ Tensors layer_norm_rule(C c) {
   };
   return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
+
+using common::all_but_channel;
+using common::per_channel;
 
 // batch_norm_backward, as layer_norm's: one op for the needed gradients, its definition under create_graph.
 Tensors batch_norm_rule(C c) {
@@ -296,17 +294,16 @@ Tensors batch_norm_rule(C c) {
   return c.grads([&] { return part(0); }, nullptr, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
 
+// group_norm_backward, as layer_norm's.
 Tensors group_norm_rule(C c) {
-  Tensor x = c.in(0), g = c.g();
-  const int64_t N = x.size(0), G = c.a.i64(1);
-  Tensor xr = x.reshape({N, G, -1});
-  Tensor rstd = rsqrt(var(xr, Dims{2}, 0, true) + c.a.f64(4));
-  Tensor xhat_r = (xr - mean(xr, Dims{2}, true)) * rstd;
-  Tensor xhat = xhat_r.reshape(x.sizes());
-  Tensor gxhat = c.has(2) ? g * per_channel(c.in(2), x.dim()) : g;
-  const Dims dims = all_but_channel(x.dim());
-  return c.grads([&] { return normalize_grad(gxhat.reshape({N, G, -1}), xhat_r, rstd, {2}).reshape(x.sizes()); },
-                 nullptr, [&] { return sum(g * xhat, dims); }, [&] { return sum(g, dims); });
+  Tensors grads;
+  const auto part = [&](size_t i) {
+    if (grads.empty())
+      grads = dispatch(O::group_norm_backward, Args{c.g(), c.in(0), c.a.i64(1), c.has(2) ? IValue(c.in(2)) : IValue(),
+                                                    c.a.f64(4), c.needs(3)});
+    return grads[i];
+  };
+  return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
 }
 
 // ---- losses ----
@@ -760,6 +757,7 @@ void nn_rules(Table& t) {
   t[size_t(O::batch_norm)] = {in_(0) | in_(1) | in_(2) | in_(3), batch_norm_rule};
   t[size_t(O::batch_norm_backward)] = {0, nullptr, common::batch_norm_backward_math};
   t[size_t(O::group_norm)] = {in_(0) | in_(2), group_norm_rule};
+  t[size_t(O::group_norm_backward)] = {0, nullptr, common::group_norm_backward_math};
   t[size_t(O::softmax)] = {out_(0), [](C c) {
     Tensor y = c.out(0), g = c.g();
     return Tensors{y * (g - sum(g * y, Dims{c.a.i64(1)}, true))}; }};

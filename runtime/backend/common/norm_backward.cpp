@@ -6,9 +6,12 @@
 
 namespace amps::rt::common {
 
+namespace {
+// d/dx of (x - mean) * rstd over [dims] given d/dxhat, the statistics being the batch's over [dims].
 Tensor normalize_grad(const Tensor& gxhat, const Tensor& xhat, const Tensor& rstd, const Dims& dims) {
   return rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true));
 }
+}  // namespace
 
 Dims all_but_channel(int64_t ndim) {
   Dims d{0};
@@ -37,10 +40,6 @@ Tensors layer_norm_backward_math(Args& args) {
   return {dx, w.defined() ? over_lead(g * xhat).to(w.dtype()) : Tensor(), a.boolean(5) ? over_lead(g) : Tensor()};
 }
 
-}  // namespace amps::rt::common
-
-namespace amps::rt::common {
-
 Tensors batch_norm_backward_math(Args& args) {
   ArgReader a(OpId::batch_norm_backward, args);
   const Tensor g = a.tensor(0), x = a.tensor(1), rm = a.opt_tensor(2), rv = a.opt_tensor(3), wt = a.opt_tensor(4);
@@ -53,6 +52,19 @@ Tensors batch_norm_backward_math(Args& args) {
   const Tensor gxhat = w.defined() ? g * w : g;
   const Tensor dx = batch_stats ? normalize_grad(gxhat, xhat, rstd, dims) : gxhat * rstd;
   return {dx, wt.defined() ? sum(g * xhat, dims).to(wt.dtype()) : Tensor(), a.boolean(7) ? sum(g, dims) : Tensor()};
+}
+
+Tensors group_norm_backward_math(Args& args) {
+  ArgReader a(OpId::group_norm_backward, args);
+  const Tensor g = a.tensor(0), x = a.tensor(1), wt = a.opt_tensor(3);
+  const int64_t N = x.size(0), G = a.i64(2);
+  const Tensor xr = x.reshape({N, G, -1});
+  const Tensor rstd = rsqrt(var(xr, Dims{2}, 0, true) + a.f64(4));
+  const Tensor xhat_r = (xr - mean(xr, Dims{2}, true)) * rstd, xhat = xhat_r.reshape(x.sizes());
+  const Tensor gxhat = wt.defined() ? g * per_channel(wt, x.dim()) : g;
+  const Dims dims = all_but_channel(x.dim());
+  const Tensor dx = normalize_grad(gxhat.reshape({N, G, -1}), xhat_r, rstd, {2}).reshape(x.sizes());
+  return {dx, wt.defined() ? sum(g * xhat, dims).to(wt.dtype()) : Tensor(), a.boolean(5) ? sum(g, dims) : Tensor()};
 }
 
 }  // namespace amps::rt::common

@@ -1,5 +1,6 @@
-// CPU kernels for batch_norm and its gradient batch_norm_backward, every float dtype: the input viewed as [N, C, S]
-// (row-major), per-channel sums in double over vectorised lanes, the affine transforms in the compute type.
+// CPU kernels for the norms with a per-channel affine, batch_norm and group_norm, and their gradients, every float
+// dtype: the input viewed as [N, C, S] (row-major), sums in double over vectorised lanes, the elementwise transforms
+// in the compute type.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -74,12 +75,12 @@ template <typename F> void for_blocks(const Ncs& d, F&& body) {
   });
 }
 
-// out[n, c, s] = x * alpha[c] + beta[c] in the compute type.
-template <typename T>
-void channel_affine(const T* x, T* out, const Ncs& d, const std::vector<double>& alpha, const std::vector<double>& beta) {
+// out[n, c, s] = x * alpha + beta in the compute type, (alpha, beta) = coef(block n * C + c).
+template <typename T, typename Coef> void block_affine(const T* x, T* out, const Ncs& d, Coef&& coef) {
   using C = compute_t<T>;
-  for_blocks(d, [&](int64_t blk, size_t c) {
-    vectorized([&] { affine_loop(x + blk * d.s, out + blk * d.s, d.s, C(alpha[c]), C(beta[c])); });
+  for_blocks(d, [&](int64_t blk, size_t) {
+    const auto [alpha, beta] = coef(blk);
+    vectorized([&] { affine_loop(x + blk * d.s, out + blk * d.s, d.s, C(alpha), C(beta)); });
   });
 }
 
@@ -137,7 +138,9 @@ Tensors k_batch_norm(const ArgReader& a, const KernelContext& kc) {
     norm_stats(x.data<T>(), d, rm, rv, training || !rm.defined(), a.f64(7), mean, var, inv);
     const std::vector<double> wv = doubles_or(w, l.channels, 1.0), bv = doubles_or(b, l.channels, 0.0);
     for (size_t c = 0; c < C; ++c) alpha[c] = wv[c] * inv[c], beta[c] = bv[c] - mean[c] * alpha[c];
-    channel_affine<T>(x.data<T>(), out.data<T>(), d, alpha, beta);
+    block_affine(x.data<T>(), out.data<T>(), d, [&](int64_t blk) {
+      return std::pair{alpha[size_t(blk % d.c)], beta[size_t(blk % d.c)]};
+    });
   });
   if (training) {
     update_running(rm, mean, a.f64(6), 1.0);
@@ -187,11 +190,120 @@ Tensors k_batch_norm_backward(const ArgReader& a, const KernelContext& kc) {
           a.boolean(7) ? Tensor::from_doubles(sg, cs, w.defined() ? w.dtype() : x.dtype(), kc.device) : Tensor()};
 }
 
+// ---- group_norm: statistics per (sample, group of C/G channels), each group one contiguous run of C/G * S ----
+
+struct Groups {
+  Ncs d;
+  int64_t g, per;  // groups; channels per group
+  int64_t run() const { return per * d.s; }
+};
+
+// group_norm's argument checks (the cuda kernel's messages, common/composite_kernels.cpp); the layout.
+Groups group_layout(const Tensor& x, int64_t G, const Tensor& w, const Tensor& b) {
+  AMPS_CHECK(x.dim() >= 2, "group_norm: expected at least 2D input, got {}D", x.dim());
+  const int64_t C = x.size(1);
+  AMPS_CHECK(G > 0 && C % G == 0, "Expected number of channels in input to be divisible by num_groups, but got "
+             "input of shape {} and num_groups={}", format_shape(x.sizes()), G);
+  for (const auto& [t, name] : {std::pair{&w, "weight"}, std::pair{&b, "bias"}})
+    AMPS_CHECK(!t->defined() || t->numel() == C, "group_norm: {} should contain {} elements not {}", name, C,
+               t->numel());
+  return {ncs_of(x), G, C / G};
+}
+
+// Each (sample, group)'s mean and 1 / sqrt(biased variance + eps), two passes over its run, runs split over threads.
+template <typename T>
+void group_stats(const T* x, const Groups& gr, double eps, std::vector<double>& mean, std::vector<double>& inv) {
+  parallel_for(gr.d.n * gr.g, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const T* p = x + r * gr.run();
+      const double m = lane_sum(p, p, gr.run(), [](double v, double) { return v; }) / double(gr.run());
+      const double v = lane_sum(p, p, gr.run(), [m](double u, double) { return (u - m) * (u - m); }) / double(gr.run());
+      mean[size_t(r)] = m;
+      inv[size_t(r)] = 1.0 / std::sqrt(v + eps);
+    }
+  });
+}
+
+// group_norm(input, num_groups, weight, bias, eps).
+Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
+  const Tensor x = contiguous(a.tensor(0)), w = a.opt_tensor(2), b = a.opt_tensor(3);
+  const Groups gr = group_layout(x, a.i64(1), w, b);
+  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  if (x.numel() == 0) return one_tensor(out);
+  const std::vector<double> wv = doubles_or(w, gr.d.c, 1.0), bv = doubles_or(b, gr.d.c, 0.0);
+  std::vector<double> mean(size_t(gr.d.n * gr.g)), inv(mean.size());
+  AMPS_DISPATCH_FLOAT(x.dtype(), "group_norm", T, [&] {
+    group_stats(x.data<T>(), gr, a.f64(4), mean, inv);
+    block_affine(x.data<T>(), out.data<T>(), gr.d, [&](int64_t blk) {
+      const size_t c = size_t(blk % gr.d.c), r = size_t(blk / gr.d.c * gr.g) + c / size_t(gr.per);
+      const double alpha = wv[c] * inv[r];
+      return std::pair{alpha, bv[c] - mean[r] * alpha};
+    });
+  });
+  return one_tensor(out);
+}
+
+// dx = g * a + (x - m) * k + c0 over one block, on plain values (see affine_loop).
+template <typename T, typename C> void group_grad_loop(const T* g, const T* x, T* o, int64_t n, C a, C m, C k, C c0) {
+  for (int64_t i = 0; i < n; ++i) o[i] = T(C(g[i]) * a + (C(x[i]) - m) * k + c0);
+}
+
+// group_norm_backward(grad_output, input, num_groups, weight, eps, bias_grad): per (n, c) block Σg and Σg(x - m);
+// per (sample, group) S1 = Σ w Σg and S2 = inv Σ w Σg(x - m); dx = inv w g - inv S1 / M - (x - m) inv² S2 / M over
+// the group's M values, dweight = Σ_n inv Σg(x - m), dbias = Σ_n Σg.
+Tensors k_group_norm_backward(const ArgReader& a, const KernelContext& kc) {
+  const Tensor g = contiguous(a.tensor(0)), x = contiguous(a.tensor(1)), w = a.opt_tensor(3);
+  AMPS_CHECK(g.sizes() == x.sizes() && g.dtype() == x.dtype(), "group_norm_backward: grad_output {} {} does not match "
+             "input {} {}", format_shape(g.sizes()), dtype_name(g.dtype()), format_shape(x.sizes()), dtype_name(x.dtype()));
+  const Groups gr = group_layout(x, a.i64(2), w, Tensor());
+  const Ncs& d = gr.d;
+  const std::vector<double> wv = doubles_or(w, d.c, 1.0);
+  std::vector<double> mean(size_t(d.n * gr.g)), inv(mean.size()), sg(size_t(d.n * d.c)), sgx(sg.size());
+  Tensor dx = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  AMPS_DISPATCH_FLOAT(x.dtype(), "group_norm_backward", T, [&] {
+    const T *gp = g.data<T>(), *xp = x.data<T>();
+    if (x.numel() == 0) return;
+    group_stats(xp, gr, a.f64(4), mean, inv);
+    const auto group_of = [&](int64_t blk) { return size_t(blk / d.c * gr.g + blk % d.c / gr.per); };
+    for_blocks(d, [&](int64_t blk, size_t) {
+      const double m = mean[group_of(blk)];
+      const T *gs = gp + blk * d.s, *xs = xp + blk * d.s;
+      sg[size_t(blk)] = lane_sum(gs, gs, d.s, [](double v, double) { return v; });
+      sgx[size_t(blk)] = lane_sum(gs, xs, d.s, [m](double gv, double xv) { return gv * (xv - m); });
+    });
+    std::vector<double> s1(mean.size()), s2(mean.size());
+    for (int64_t blk = 0; blk < d.n * d.c; ++blk) {
+      const size_t r = group_of(blk), c = size_t(blk % d.c);
+      s1[r] += wv[c] * sg[size_t(blk)];
+      s2[r] += wv[c] * sgx[size_t(blk)];
+    }
+    const double M = double(gr.run());
+    using C = compute_t<T>;
+    for_blocks(d, [&](int64_t blk, size_t c) {
+      const size_t r = group_of(blk);
+      const double iv = inv[r];
+      const C ga = C(iv * wv[c]), m = C(mean[r]), k = C(-iv * iv * iv * s2[r] / M), c0 = C(-iv * s1[r] / M);
+      vectorized([&] { group_grad_loop(gp + blk * d.s, xp + blk * d.s, dx.data<T>() + blk * d.s, d.s, ga, m, k, c0); });
+    });
+  });
+  std::vector<double> dw(size_t(d.c)), db(size_t(d.c));
+  for (int64_t blk = 0; blk < d.n * d.c; ++blk) {
+    const size_t c = size_t(blk % d.c), r = size_t(blk / d.c * gr.g) + c / size_t(gr.per);
+    dw[c] += inv[r] * sgx[size_t(blk)];
+    db[c] += sg[size_t(blk)];
+  }
+  const Dims cs{d.c};
+  return {dx, w.defined() ? Tensor::from_doubles(dw, cs, w.dtype(), kc.device) : Tensor(),
+          a.boolean(5) ? Tensor::from_doubles(db, cs, w.defined() ? w.dtype() : x.dtype(), kc.device) : Tensor()};
+}
+
 }  // namespace
 
-void register_batch_norm_kernels(KernelTable& t) {
+void register_channel_norm_kernels(KernelTable& t) {
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::batch_norm_backward, k_batch_norm_backward, kFloatDTypes);
+  t.add(OpId::group_norm, k_group_norm, kFloatDTypes);
+  t.add(OpId::group_norm_backward, k_group_norm_backward, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cpu

@@ -45,7 +45,7 @@ class CpuBackend final : public Backend {
     register_conv_kernels(table_);
     register_pool_kernels(table_);
     register_norm_kernels(table_);
-    register_batch_norm_kernels(table_);
+    register_channel_norm_kernels(table_);
     register_loss_kernels(table_);
     register_linalg_kernels(table_);
     register_amp_kernels(table_);

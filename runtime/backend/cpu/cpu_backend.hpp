@@ -52,7 +52,7 @@ void register_matmul_kernels(KernelTable& t);
 void register_conv_kernels(KernelTable& t);
 void register_pool_kernels(KernelTable& t);
 void register_norm_kernels(KernelTable& t);
-void register_batch_norm_kernels(KernelTable& t);
+void register_channel_norm_kernels(KernelTable& t);
 void register_loss_kernels(KernelTable& t);
 void register_linalg_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);

@@ -122,32 +122,6 @@ Tensors k_layer_norm_backward(const ArgReader& a, const KernelContext& kc) {
   return {dx, dw, db};
 }
 
-// Per-channel affine of a normalised float64 tensor [N, C, *] into [out].
-void channel_affine(const Tensor& y, const Tensor& w, const Tensor& b, const Tensor& out) {
-  Dims cs(size_t(y.dim() - 1), 1);
-  cs[0] = y.size(1);
-  Tensor wc = w.defined() ? reshape(contiguous(cast(w, DType::float64)), cs) : Tensor::scalar(1.0, DType::float64);
-  Tensor bc = b.defined() ? reshape(contiguous(cast(b, DType::float64)), cs) : Tensor::scalar(0.0, DType::float64);
-  Tensor res = Tensor::empty(y.sizes(), DType::float64, out.device());
-  map3<double, double>(res, y, wc, bc, [](double v, double g, double c) { return v * g + c; });
-  copy_into(out, res);
-}
-
-Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
-  Tensor x = a.tensor(0), w = a.opt_tensor(2), b = a.opt_tensor(3);
-  const int64_t G = a.i64(1);
-  AMPS_CHECK(x.dim() >= 2, "group_norm: expected at least 2D input, got {}D", x.dim());
-  const int64_t N = x.size(0), C = x.size(1);
-  AMPS_CHECK(G > 0 && C % G == 0, "Expected number of channels in input to be divisible by num_groups, but got "
-             "input of shape {} and num_groups={}", format_shape(x.sizes()), G);
-  Tensor y = cast_device(cast(x, DType::float64), x.device());
-  y = contiguous(y);
-  if (y.numel() > 0) normalize_runs(y.data<double>(), N * G, y.numel() / (N * G), a.f64(4));
-  Tensor out = Tensor::empty(x.sizes(), x.dtype(), kc.device);
-  channel_affine(y, w, b, out);
-  return one_tensor(out);
-}
-
 }  // namespace
 
 void register_norm_kernels(KernelTable& t) {
@@ -155,7 +129,6 @@ void register_norm_kernels(KernelTable& t) {
   t.add(OpId::log_softmax, k_log_softmax);
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
   t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
-  t.add(OpId::group_norm, k_group_norm, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cpu

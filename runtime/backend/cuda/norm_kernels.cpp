@@ -143,6 +143,7 @@ void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
   t.add(OpId::layer_norm_backward, k_norm_backward<common::layer_norm_backward_math>, kFloatDTypes);
   t.add(OpId::batch_norm_backward, k_norm_backward<common::batch_norm_backward_math>, kFloatDTypes);
+  t.add(OpId::group_norm_backward, k_norm_backward<common::group_norm_backward_math>, kFloatDTypes);
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);
   t.add(OpId::var, k_var, kFloatDTypes);
   t.add(OpId::std, k_std, kFloatDTypes);

@@ -278,6 +278,8 @@ std::vector<Sample> samples() {
          return Args{T(r, {4, 3}), T(r, {4, 3}), T(r, {3}), P(r, {3}), T(r, {3}), false, 1e-5, true};
        }, {2, 3}},
       {"group_norm", O::group_norm, [=](Rand& r) { return Args{T(r, {2, 4, 3}), int64_t(2), T(r, {4}), T(r, {4}), 1e-5}; }},
+      {"group_norm_backward", O::group_norm_backward,
+       [=](Rand& r) { return Args{T(r, {2, 4, 3}), T(r, {2, 4, 3}), int64_t(2), T(r, {4}), 1e-5, true}; }},
       {"softmax", O::softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
       {"log_softmax", O::log_softmax, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(0)}; }},
       {"cross_entropy", O::cross_entropy, [=](Rand& r) {
@@ -553,7 +555,7 @@ const std::set<std::string> kSecondOrder = {
     "mm", "linear", "relu", "tanh", "sigmoid", "sum", "mean", "mul", "add", "pow", "pow_scalar", "sqrt", "conv2d",
     "exp", "log", "div", "matmul", "bmm", "addmm", "softmax", "log_softmax", "layer_norm", "layer_norm_backward", "gelu", "silu", "mse_loss",
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
-    "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
+    "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "group_norm_backward", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",

@@ -182,6 +182,32 @@ TEST(BatchNormBackward, KernelMatchesTheDefinition) {
   }
 }
 
+// The CPU's group_norm and group_norm_backward (vectorised loops) against float64 and the shared definition.
+TEST(GroupNorm, KernelsMatchFloat64AndTheDefinition) {
+  for (DType dt : {DType::float32, DType::bfloat16, DType::float64}) {
+    const Tensor x = (make(wavy(3 * 6 * 29), {3, 6, 29}) * 2.0 + 0.5).to(dt), g = make(wavy(3 * 6 * 29, 1.0), {3, 6, 29}).to(dt);
+    const Tensor w = make({0.5, -1.5, 2.0, 1.0, 0.25, -0.75}, {6}), b = make({0.1, 0.2, 0.3, -0.1, -0.2, -0.3}, {6});
+    const double tol = dt == DType::bfloat16 ? 3e-2 : 1e-5;
+    const Tensor y = call_op(OpId::group_norm, x, int64_t(3), w, b, 1e-5);
+    const Tensor y64 = call_op(OpId::group_norm, x.to(DType::float64), int64_t(3), w.to(DType::float64),
+                               b.to(DType::float64), 1e-5);
+    EXPECT_EQ(y.dtype(), dt);
+    EXPECT_TRUE(all_close(y, y64, tol, tol)) << dtype_name(dt);
+    for (bool affine : {true, false}) {
+      Tensors got = dispatch(OpId::group_norm_backward, Args{g, x, int64_t(3), affine ? IValue(w) : IValue(), 1e-5, true});
+      Args wide{g.to(DType::float64), x.to(DType::float64), int64_t(3), affine ? IValue(w.to(DType::float64)) : IValue(),
+                1e-5, true};
+      Tensors ref = common::group_norm_backward_math(wide);
+      EXPECT_TRUE(all_close(got[0], ref[0], tol, tol)) << dtype_name(dt) << " dx";
+      EXPECT_EQ(got[1].defined(), affine);
+      if (affine) {
+        EXPECT_TRUE(all_close(got[1], ref[1], tol * 40, tol)) << dtype_name(dt) << " dw";
+      }
+      EXPECT_TRUE(all_close(got[2], ref[2], tol * 40, tol)) << dtype_name(dt) << " db";
+    }
+  }
+}
+
 // Class dim 1 with a spatial dim, class weights, an ignored target, every reduction and bfloat16: PyTorch 1.13's values.
 TEST(Loss, NllLossReadsTheClassDimWithWeightsAndIgnoredTargets) {
   Tensor x = make({-1.0, -2.0, -0.5, -3.0, -2.5, -0.25, -0.75, -1.5, -1.25, -0.1, -3.0, -2.0}, {2, 3, 2});
