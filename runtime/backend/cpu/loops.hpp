@@ -195,4 +195,26 @@ void map3(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, 
   if (!for_each_flat_run(out, {&a, &b, &c}, run)) for_each_run(make_loop_plan(out, {&a, &b, &c}), run);
 }
 
+// ---- sums in double lanes ----
+
+// Σ f(a[i], b[i]) over [n] values: 16 independent double accumulators the compiler vectorises (no running sum is
+// reassociated), added in order at the end, so the result does not depend on the instruction set. Plain locals:
+// accumulators captured by a lambda would live in memory.
+template <typename T, typename F> double lane_sum_loop(const T* a, const T* b, int64_t n, F f) {
+  constexpr int64_t kLanes = 16;
+  double lanes[kLanes] = {}, tail = 0;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lanes[l] += f(double(compute_t<T>(a[i + l])), double(compute_t<T>(b[i + l])));
+  for (; i < n; ++i) tail += f(double(compute_t<T>(a[i])), double(compute_t<T>(b[i])));
+  for (double v : lanes) tail += v;
+  return tail;
+}
+
+template <typename T, typename F> double lane_sum(const T* a, const T* b, int64_t n, F f) {
+  double s = 0;
+  vectorized([&] { s = lane_sum_loop(a, b, n, f); });
+  return s;
+}
+
 }  // namespace amps::rt::cpu

@@ -1,9 +1,12 @@
 // CPU loss kernels (cross_entropy, nll_loss, mse/l1/smooth_l1, BCE, BCE-with-logits, cosine embedding) and
-// cosine_similarity. They compute in double on host copies and return the input's dtype.
+// cosine_similarity. They compute in double and return the input's dtype: dense operands of one shape and dtype in
+// place (vectorised sums), the rest on host copies.
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -153,10 +156,42 @@ Tensors k_nll_loss(const ArgReader& a, const KernelContext& kc) {
   }));
 }
 
+// Σ f(x[i], y[i]) in double over [n] values: fixed blocks summed in double lanes in parallel, the block sums added
+// in order, so the result is the same for any thread count.
+template <typename T, typename F> double dense_loss_sum(const T* x, const T* y, int64_t n, F f) {
+  constexpr int64_t kBlock = 1 << 16;
+  std::vector<double> parts(size_t((n + kBlock - 1) / kBlock));
+  parallel_for(int64_t(parts.size()), 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) parts[size_t(b)] = lane_sum(x + b * kBlock, y + b * kBlock, std::min(kBlock, n - b * kBlock), f);
+  });
+  double s = 0;
+  for (double p : parts) s += p;
+  return s;
+}
+
+// f(x, y) per element, in double, for dense floating [x] and [y] of one shape and dtype, reduced as [red] and rounded
+// once to the dtype (as the general path below, without its copies into double vectors); undefined otherwise.
+template <typename F> Tensor dense_loss(const Tensor& x, const Tensor& y, Reduction red, Device dev, F f) {
+  if (x.sizes() != y.sizes() || x.dtype() != y.dtype() || !is_floating(x.dtype()) || !x.is_contiguous() ||
+      !y.is_contiguous() || x.numel() == 0)
+    return Tensor();
+  return AMPS_DISPATCH_FLOAT(x.dtype(), "loss", T, [&] {
+    using C = compute_t<T>;
+    if (red == Reduction::none) {
+      Tensor out = Tensor::empty(x.sizes(), x.dtype(), dev);
+      map2<T, T>(out, x, y, [f](C a, C b) { return C(f(double(a), double(b))); });
+      return out;
+    }
+    const double s = dense_loss_sum(x.data<T>(), y.data<T>(), x.numel(), f);
+    return doubles_on({red == Reduction::sum ? s : s / double(x.numel())}, {}, x.dtype(), dev);
+  });
+}
+
 // Pointwise regression losses over broadcast input/target.
 template <typename F> Tensor pointwise_loss(const ArgReader& a, Device dev, Reduction red, F f) {
   Tensor x = a.tensor(0), y = a.tensor(1);
   Dims shape = broadcast_pair(x, y, op_name(a.op()));
+  if (Tensor fast = dense_loss(x, y, red, dev, f); fast.defined()) return fast;
   std::vector<double> xs = doubles_as(x, shape), ys = doubles_as(y, shape), l(xs.size());
   for (size_t i = 0; i < xs.size(); ++i) l[i] = f(xs[i], ys[i]);
   return reduce_losses(l, shape, red, double(l.size()), promote(x.dtype(), y.dtype()), dev);
@@ -202,6 +237,10 @@ Tensors k_bce_logits(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0), y = a.tensor(1), pw = a.opt_tensor(4);
   AMPS_CHECK(x.sizes() == y.sizes(), "Target size ({}) must be the same as input size ({})", format_shape(y.sizes()),
              format_shape(x.sizes()));
+  if (!a.opt_tensor(2).defined() && !pw.defined()) {
+    const auto loss = [](double v, double t) { return (1 - t) * v + std::log1p(std::exp(-std::fabs(v))) + std::max(-v, 0.0); };
+    if (Tensor fast = dense_loss(x, y, parse_reduction(a.str(3)), kc.device, loss); fast.defined()) return one_tensor(fast);
+  }
   std::vector<double> xs = x.to_doubles(), ys = y.to_doubles(), w = optional_weights(a.opt_tensor(2), x.sizes());
   std::vector<double> p = pw.defined() ? doubles_as(pw, x.sizes()) : std::vector<double>(xs.size(), 1.0), l(xs.size());
   for (size_t i = 0; i < xs.size(); ++i) {

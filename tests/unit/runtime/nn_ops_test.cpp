@@ -226,6 +226,31 @@ TEST(Loss, NllLossReadsTheClassDimWithWeightsAndIgnoredTargets) {
                            "IndexError", "Target 3 is out of bounds."));
 }
 
+// The pointwise losses' dense path (same shape and dtype, summed in place) against their general path (a transposed
+// target goes through host copies), for every reduction, over more than one summation block.
+TEST(Loss, DensePathMatchesTheGeneralPath) {
+  const Dims shape{301, 233};
+  const int64_t n = 301 * 233;
+  for (DType dt : {DType::float64, DType::float32, DType::bfloat16}) {
+    const Tensor x = make(wavy(n), shape).to(dt);
+    for (OpId op : {OpId::mse_loss, OpId::l1_loss, OpId::binary_cross_entropy_with_logits}) {
+      const bool logits = op == OpId::binary_cross_entropy_with_logits;
+      const Tensor dense = logits ? sigmoid(make(wavy(n, 0.5), shape).to(dt)) : make(wavy(n, 0.5), shape).to(dt);
+      const Tensor strided = dense.t().contiguous().t();  // the same values, column-major
+      ASSERT_FALSE(strided.is_contiguous());
+      for (const char* red : {"none", "sum", "mean"}) {
+        const auto run = [&](const Tensor& t) {
+          return dispatch(op, logits ? Args{x, t, IValue(), std::string(red)} : Args{x, t, std::string(red)})[0];
+        };
+        const Tensor fast = run(dense), general = run(strided);
+        const double tol = dt == DType::float64 ? 1e-12 : 1e-6;
+        EXPECT_EQ(fast.dtype(), dt);
+        EXPECT_TRUE(all_close(fast, general, tol, tol)) << op_name(op) << " " << red << " " << dtype_name(dt);
+      }
+    }
+  }
+}
+
 TEST(Loss, RegressionAndBinaryLosses) {
   Tensor x = make({0.2, 0.7}, {2}), y = make({0.0, 1.0}, {2});
   EXPECT_TRUE(all_close(mse_loss(x, y), {(0.04 + 0.09) / 2}));
