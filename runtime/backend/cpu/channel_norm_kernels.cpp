@@ -20,7 +20,11 @@ struct Ncs {
   int64_t n, c, s;
   int64_t count() const { return n * s; }  // values per channel
 };
-Ncs ncs_of(const Tensor& x) { return {x.size(0), x.size(1), x.size(1) ? x.numel() / (x.size(0) * x.size(1)) : 0}; }
+Ncs ncs_of(const Tensor& x) {
+  int64_t s = 1;
+  for (int64_t d = 2; d < x.dim(); ++d) s *= x.size(d);
+  return {x.size(0), x.size(1), s};
+}
 
 // Σ over channel [c]'s blocks of f(a, b) (a and b of one [N, C, S] layout).
 template <typename T, typename F> double channel_sum(const T* a, const T* b, const Ncs& d, int64_t c, F f) {

@@ -182,6 +182,17 @@ TEST(BatchNormBackward, KernelMatchesTheDefinition) {
   }
 }
 
+// Empty batches and empty spatial dims give empty results and gradients (no division by a zero extent).
+TEST(GroupNorm, EmptyExtents) {
+  for (const Dims& shape : {Dims{0, 6, 4}, Dims{2, 6, 0}}) {
+    const Tensor x = zeros(shape);
+    EXPECT_EQ(call_op(OpId::group_norm, x, int64_t(3)).sizes(), shape);
+    Tensors g = dispatch(OpId::group_norm_backward, Args{x, x, int64_t(3), ones({6}), 1e-5, true});
+    EXPECT_EQ(g[0].sizes(), shape);
+    EXPECT_TRUE(all_close(g[2], std::vector<double>(6, 0.0)));
+  }
+}
+
 // The CPU's group_norm and group_norm_backward (vectorised loops) against float64 and the shared definition.
 TEST(GroupNorm, KernelsMatchFloat64AndTheDefinition) {
   for (DType dt : {DType::float32, DType::bfloat16, DType::float64}) {
