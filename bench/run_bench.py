@@ -51,7 +51,10 @@ def interleaved(amps, name, key, repeats, arg, floor=None):
         collect(samples, run_lines([sys.executable, f"bench/{name}.py", arg]), "torch", key)
         for l in run_lines(floor) if floor else []:
             samples.setdefault((l["bench"], l["case"], l["side"]), []).append(l[key])
-    return {k: statistics.median(v) for k, v in samples.items()}
+    out = {k: statistics.median(v) for k, v in samples.items()}
+    for (b, c, side), v in samples.items():  # each side's fastest and slowest repeat, for the findings
+        out[(b, c, side + "_min")], out[(b, c, side + "_max")] = min(v), max(v)
+    return out
 
 
 MM_CASES = [(dt, n) for dt in ("f32", "bf16") for n in (512, 1024, 2048)]
@@ -183,6 +186,16 @@ def mm_finding(m, target):
     return lines
 
 
+def step_finding(m, bench, case="bf16_autocast"):
+    """For a missed amps / PyTorch step ratio: both sides' repeats, and the ratio their fastest and slowest give (on
+    a noisy machine a ratio near the target can land on either side of it)."""
+    k = lambda side: (bench, case, side)
+    if k("amps_min") not in m or k("torch_min") not in m: return []
+    return [f"{bench} {case}: amps {m[k('amps')]:.6f} s/step (repeats {m[k('amps_min')]:.6f}-{m[k('amps_max')]:.6f}), "
+            f"PyTorch {m[k('torch')]:.6f} ({m[k('torch_min')]:.6f}-{m[k('torch_max')]:.6f}): fastest / fastest "
+            f"{m[k('amps_min')] / m[k('torch_min')]:.3f}, slowest / slowest {m[k('amps_max')] / m[k('torch_max')]:.3f}"]
+
+
 def bf16_finding(m, impls, cpu):
     """Why bf16 is or is not faster than f32 here: the raw oneDNN bf16 vs f32 matmul on this CPU."""
     hw = [f for f in ("avx512_bf16", "amx_bf16") if cpu[f]]
@@ -228,7 +241,8 @@ def main():
         onednn_mm(raw, samples, impls)
         m.update({k: statistics.median(v) for k, v in samples.items()})
     findings = {"dispatch": dispatch_finding(m, TARGETS["dispatch"][0]), "mlp_bf16_vs_f32": bf16_finding(m, impls, cpu),
-                "mm_vs_onednn": mm_finding(m, TARGETS["mm_vs_onednn"][0])}
+                "mm_vs_onednn": mm_finding(m, TARGETS["mm_vs_onednn"][0]), "mlp_bf16": step_finding(m, "mlp"),
+                "cnn_bf16": step_finding(m, "cnn")}
     print(f"{'ratio':<18} {'measured':>9} {'target':>7}  status")
     missed = {}
     for name, (target, what) in TARGETS.items():

@@ -55,6 +55,17 @@ class MmFinding(unittest.TestCase):
         self.assertIn("two destinations in turn 2100: amps takes 1.050x that time", lines[0])
 
 
+class StepFinding(unittest.TestCase):
+    def test_gives_both_sides_repeats_and_the_extreme_ratios(self):
+        m = {("mlp", "bf16_autocast", "amps"): 0.004, ("mlp", "bf16_autocast", "amps_min"): 0.0038,
+             ("mlp", "bf16_autocast", "amps_max"): 0.0045, ("mlp", "bf16_autocast", "torch"): 0.0065,
+             ("mlp", "bf16_autocast", "torch_min"): 0.0060, ("mlp", "bf16_autocast", "torch_max"): 0.0090}
+        [line] = rb.step_finding(m, "mlp")
+        self.assertIn("amps 0.004000 s/step (repeats 0.003800-0.004500)", line)
+        self.assertIn("fastest / fastest 0.633, slowest / slowest 0.500", line)
+        self.assertEqual(rb.step_finding({}, "cnn"), [])
+
+
 class Bf16Finding(unittest.TestCase):
     m = {("mm", "f32_1024", "onednn"): 120.0, ("mm", "bf16_1024", "onednn"): 40.0}
     impls = {"f32_1024": "gemm:jit", "bf16_1024": "gemm:jit"}
