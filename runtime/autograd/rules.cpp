@@ -265,46 +265,38 @@ Tensors max_pool_backward_rule(C c) {
   return c.grads([&] { return op(O::gather, c.g().flatten(-2), -1, idx.flatten(-2)).reshape(idx.sizes()); }, nullptr);
 }
 
-// layer_norm_backward computes the needed gradients together (one fused pass where the backend has one); under
-// create_graph it is recorded through its definition (common/norm_backward.cpp), so higher orders follow.
+// ---- normalisation: each norm's backward op computes the input, weight and bias gradients together (one fused
+// pass where the backend has one), run once, when the first needed one is asked for; under create_graph it is
+// recorded through its definition (common/norm_backward.cpp), so higher orders follow ----
+struct NormGrads {
+  O op;
+  Args args;
+  Tensors out = {};
+  Tensor operator()(size_t i) {
+    if (out.empty()) out = dispatch(op, args);
+    return out[i];
+  }
+};
+IValue opt_in(C c, size_t i) { return c.has(i) ? IValue(c.in(i)) : IValue(); }
+
 Tensors layer_norm_rule(C c) {
-  Tensors grads;
-  const auto part = [&](size_t i) {
-    if (grads.empty())
-      grads = dispatch(O::layer_norm_backward, Args{c.g(), c.in(0), c.a.ints(1), c.has(2) ? IValue(c.in(2)) : IValue(),
-                                                    c.a.f64(4), c.needs(3)});
-    return grads[i];
-  };
-  return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
+  NormGrads d{O::layer_norm_backward, {c.g(), c.in(0), c.a.ints(1), opt_in(c, 2), c.a.f64(4), c.needs(3)}};
+  return c.grads([&] { return d(0); }, nullptr, [&] { return d(1); }, [&] { return d(2); });
+}
+
+Tensors batch_norm_rule(C c) {
+  NormGrads d{O::batch_norm_backward,
+              {c.g(), c.in(0), opt_in(c, 1), opt_in(c, 2), opt_in(c, 3), c.a.boolean(5), c.a.f64(7), c.needs(4)}};
+  return c.grads([&] { return d(0); }, nullptr, nullptr, [&] { return d(1); }, [&] { return d(2); });
+}
+
+Tensors group_norm_rule(C c) {
+  NormGrads d{O::group_norm_backward, {c.g(), c.in(0), c.a.i64(1), opt_in(c, 2), c.a.f64(4), c.needs(3)}};
+  return c.grads([&] { return d(0); }, nullptr, [&] { return d(1); }, [&] { return d(2); });
 }
 
 using common::all_but_channel;
 using common::per_channel;
-
-// batch_norm_backward, as layer_norm's: one op for the needed gradients, its definition under create_graph.
-Tensors batch_norm_rule(C c) {
-  Tensors grads;
-  const auto part = [&](size_t i) {
-    const auto opt = [&](size_t k) { return c.has(k) ? IValue(c.in(k)) : IValue(); };
-    if (grads.empty())
-      grads = dispatch(O::batch_norm_backward, Args{c.g(), c.in(0), opt(1), opt(2), opt(3), c.a.boolean(5), c.a.f64(7),
-                                                    c.needs(4)});
-    return grads[i];
-  };
-  return c.grads([&] { return part(0); }, nullptr, nullptr, [&] { return part(1); }, [&] { return part(2); });
-}
-
-// group_norm_backward, as layer_norm's.
-Tensors group_norm_rule(C c) {
-  Tensors grads;
-  const auto part = [&](size_t i) {
-    if (grads.empty())
-      grads = dispatch(O::group_norm_backward, Args{c.g(), c.in(0), c.a.i64(1), c.has(2) ? IValue(c.in(2)) : IValue(),
-                                                    c.a.f64(4), c.needs(3)});
-    return grads[i];
-  };
-  return c.grads([&] { return part(0); }, nullptr, [&] { return part(1); }, [&] { return part(2); });
-}
 
 // ---- losses ----
 // The upstream gradient of an elementwise loss over [shape]: as is ('none'), expanded ('sum'), or
