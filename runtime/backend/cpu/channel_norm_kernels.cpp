@@ -81,6 +81,12 @@ void grad_input(const T* g, const T* x, T* dx, const Ncs& d, const std::vector<d
   });
 }
 
+// A norm gradient's grad_output must have its input's shape and dtype.
+void check_grad_output(const Tensor& g, const Tensor& x, const char* op) {
+  AMPS_CHECK(g.sizes() == x.sizes() && g.dtype() == x.dtype(), "{}: grad_output {} {} does not match input {} {}", op,
+             format_shape(g.sizes()), dtype_name(g.dtype()), format_shape(x.sizes()), dtype_name(x.dtype()));
+}
+
 std::vector<double> doubles_or(const Tensor& t, int64_t n, double fill) {
   return t.defined() ? t.to_doubles() : std::vector<double>(size_t(n), fill);
 }
@@ -141,8 +147,7 @@ Tensors k_batch_norm_backward(const ArgReader& a, const KernelContext& kc) {
   const Tensor g = contiguous(a.tensor(0)), x = contiguous(a.tensor(1)), rm = a.opt_tensor(2), rv = a.opt_tensor(3),
                w = a.opt_tensor(4);
   const bool training = a.boolean(5), batch = training || !rm.defined();
-  AMPS_CHECK(g.sizes() == x.sizes() && g.dtype() == x.dtype(), "batch_norm_backward: grad_output {} {} does not match "
-             "input {} {}", format_shape(g.sizes()), dtype_name(g.dtype()), format_shape(x.sizes()), dtype_name(x.dtype()));
+  check_grad_output(g, x, "batch_norm_backward");
   const common::BatchNormLayout l = common::batch_norm_layout(x, rm, rv, w, Tensor(), training);
   const Ncs d = ncs_of(x);
   const size_t C = size_t(l.channels);
@@ -180,6 +185,7 @@ struct Groups {
   Ncs d;
   int64_t g, per;  // groups; channels per group
   int64_t run() const { return per * d.s; }
+  size_t group_of(int64_t block) const { return size_t(block / d.c * g + block % d.c / per); }  // of block n * C + c
 };
 
 // group_norm's argument checks (the cuda kernel's messages, common/composite_kernels.cpp); the layout.
@@ -219,7 +225,7 @@ Tensors k_group_norm(const ArgReader& a, const KernelContext& kc) {
   AMPS_DISPATCH_FLOAT(x.dtype(), "group_norm", T, [&] {
     group_stats(x.data<T>(), gr, a.f64(4), mean, inv);
     block_affine(x.data<T>(), out.data<T>(), gr.d, [&](int64_t blk) {
-      const size_t c = size_t(blk % gr.d.c), r = size_t(blk / gr.d.c * gr.g) + c / size_t(gr.per);
+      const size_t c = size_t(blk % gr.d.c), r = gr.group_of(blk);
       const double alpha = wv[c] * inv[r];
       return std::pair{alpha, bv[c] - mean[r] * alpha};
     });
@@ -237,8 +243,7 @@ template <typename T, typename C> void group_grad_loop(const T* g, const T* x, T
 // the group's M values, dweight = Σ_n inv Σg(x - m), dbias = Σ_n Σg.
 Tensors k_group_norm_backward(const ArgReader& a, const KernelContext& kc) {
   const Tensor g = contiguous(a.tensor(0)), x = contiguous(a.tensor(1)), w = a.opt_tensor(3);
-  AMPS_CHECK(g.sizes() == x.sizes() && g.dtype() == x.dtype(), "group_norm_backward: grad_output {} {} does not match "
-             "input {} {}", format_shape(g.sizes()), dtype_name(g.dtype()), format_shape(x.sizes()), dtype_name(x.dtype()));
+  check_grad_output(g, x, "group_norm_backward");
   const Groups gr = group_layout(x, a.i64(2), w, Tensor());
   const Ncs& d = gr.d;
   const std::vector<double> wv = doubles_or(w, d.c, 1.0);
@@ -248,23 +253,22 @@ Tensors k_group_norm_backward(const ArgReader& a, const KernelContext& kc) {
     const T *gp = g.data<T>(), *xp = x.data<T>();
     if (x.numel() == 0) return;
     group_stats(xp, gr, a.f64(4), mean, inv);
-    const auto group_of = [&](int64_t blk) { return size_t(blk / d.c * gr.g + blk % d.c / gr.per); };
     for_blocks(d, [&](int64_t blk, size_t) {
-      const double m = mean[group_of(blk)];
+      const double m = mean[gr.group_of(blk)];
       const T *gs = gp + blk * d.s, *xs = xp + blk * d.s;
       sg[size_t(blk)] = lane_sum(gs, gs, d.s, [](double v, double) { return v; });
       sgx[size_t(blk)] = lane_sum(gs, xs, d.s, [m](double gv, double xv) { return gv * (xv - m); });
     });
     std::vector<double> s1(mean.size()), s2(mean.size());
     for (int64_t blk = 0; blk < d.n * d.c; ++blk) {
-      const size_t r = group_of(blk), c = size_t(blk % d.c);
+      const size_t r = gr.group_of(blk), c = size_t(blk % d.c);
       s1[r] += wv[c] * sg[size_t(blk)];
       s2[r] += wv[c] * sgx[size_t(blk)];
     }
     const double M = double(gr.run());
     using C = compute_t<T>;
     for_blocks(d, [&](int64_t blk, size_t c) {
-      const size_t r = group_of(blk);
+      const size_t r = gr.group_of(blk);
       const double iv = inv[r];
       const C ga = C(iv * wv[c]), m = C(mean[r]), k = C(-iv * iv * iv * s2[r] / M), c0 = C(-iv * s1[r] / M);
       vectorized([&] { group_grad_loop(gp + blk * d.s, xp + blk * d.s, dx.data<T>() + blk * d.s, d.s, ga, m, k, c0); });
@@ -272,7 +276,7 @@ Tensors k_group_norm_backward(const ArgReader& a, const KernelContext& kc) {
   });
   std::vector<double> dw(size_t(d.c)), db(size_t(d.c));
   for (int64_t blk = 0; blk < d.n * d.c; ++blk) {
-    const size_t c = size_t(blk % d.c), r = size_t(blk / d.c * gr.g) + c / size_t(gr.per);
+    const size_t c = size_t(blk % d.c), r = gr.group_of(blk);
     dw[c] += inv[r] * sgx[size_t(blk)];
     db[c] += sg[size_t(blk)];
   }
