@@ -76,19 +76,17 @@ void add_mask(Indexed& ix, const rt::Tensor& mask, int64_t dim, const Span& wher
   if (covered != mask.sizes())
     Interp::fail("IndexError", fmt::format("The shape of the mask {} at index {} does not match the shape of the indexed "
                                            "tensor {} at index {}", shape_str(mask.sizes()), dim, shape_str(vs), dim), where);
-  std::vector<double> vals = mask.contiguous().to_doubles();
-  rt::current_context().count_host_sync();  // PyTorch's nonzero reads the mask too
-  std::vector<std::vector<double>> coords(size_t(std::max<int64_t>(mask.dim(), 1)));
-  const rt::Dims strides = rt::contiguous_strides(mask.sizes());
-  for (size_t p = 0; p < vals.size(); ++p) {
-    if (vals[p] == 0) continue;
-    if (mask.dim() == 0) coords[0].push_back(0);
-    for (int64_t j = 0; j < mask.dim(); ++j) coords[size_t(j)].push_back(double((int64_t(p) / strides[size_t(j)]) % mask.size(j)));
+  // [n, k] coordinates of the true positions (nonzero reads the mask on the host: a sync on a device, as PyTorch's)
+  const rt::Tensor coords = rt::call_op(rt::OpId::nonzero, mask).to(ix.view.device());
+  if (mask.dim() == 0) {
+    ix.view = ix.view.unsqueeze(dim);
+    ix.dims.push_back(dim);
+    ix.index.push_back(rt::zeros({coords.size(0)}, rt::DType::int64, ix.view.device()));
+    return;
   }
-  if (mask.dim() == 0) ix.view = ix.view.unsqueeze(dim);
-  for (size_t j = 0; j < coords.size(); ++j) {
-    ix.dims.push_back(dim + int64_t(j));
-    ix.index.push_back(rt::Tensor::from_doubles(coords[j], {int64_t(coords[j].size())}, rt::DType::int64).to(ix.view.device()));
+  for (int64_t j = 0; j < mask.dim(); ++j) {
+    ix.dims.push_back(dim + j);
+    ix.index.push_back(coords.select(1, j));
   }
 }
 

@@ -150,6 +150,23 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   return slice(t, int64_t(d), start, start + length, 1);
 }
 
+// PyTorch's diagonal: dims dim1 and dim2 removed and their diagonal (offset > 0: above it, < 0: below) appended as
+// the last dim, of length max(0, min(size1 + min(offset, 0), size2 - max(offset, 0))), stride stride1 + stride2.
+Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+  const size_t d1 = size_t(wrap_dim(dim1, t.dim())), d2 = size_t(wrap_dim(dim2, t.dim()));
+  AMPS_CHECK(d1 != d2, "diagonal dimensions cannot be identical {}, {}", dim1, dim2);
+  const Dims& sz = t.sizes();
+  const Dims& st = t.strides();
+  const int64_t len = std::max<int64_t>(0, std::min(sz[d1] + std::min<int64_t>(offset, 0), sz[d2] - std::max<int64_t>(offset, 0)));
+  const int64_t start = len == 0 ? 0 : (offset >= 0 ? offset * st[d2] : -offset * st[d1]);
+  Dims sizes, strides;
+  for (size_t d = 0; d < sz.size(); ++d)
+    if (d != d1 && d != d2) sizes.push_back(sz[d]), strides.push_back(st[d]);
+  sizes.push_back(len);
+  strides.push_back(st[d1] + st[d2]);
+  return as_strided(t, sizes, strides, t.storage_offset() + start);
+}
+
 Tensor alias(const Tensor& t) { return as_strided(t, t.sizes(), t.strides(), t.storage_offset()); }
 
 }  // namespace amps::rt::native

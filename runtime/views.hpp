@@ -27,6 +27,7 @@ Tensor unsqueeze(const Tensor& t, int64_t dim);
 // Removes all size-1 dims ([dims] empty) or the listed ones that have size 1.
 Tensor squeeze(const Tensor& t, const Dims& dims);
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 // A new handle on the same data, without autograd history.
 Tensor alias(const Tensor& t);
 

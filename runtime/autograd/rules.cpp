@@ -646,6 +646,18 @@ void reduction_rules(Table& t) {
     return Tensors{sum(g, Dims{d}, true) - op(O::cumsum, g, d) + g}; }};
 }
 
+// The gradient of scatter/scatter_add's src (slot 3): grad_output gathered where index points, in index's shape;
+// zero-padded to src's shape where src is larger than index (its elements past index's extent were not read). A
+// 0-dim src (a number) is reduced by the engine.
+Tensor scattered_source_grad(C c) {
+  Tensor g = op(O::gather, c.g(), c.a.i64(1), c.in(2));
+  const Dims& src = c.sizes(3);
+  if (src.size() != g.sizes().size() || src == g.sizes()) return g;
+  Dims pad;
+  for (size_t d = src.size(); d-- > 0;) pad.insert(pad.end(), {0, src[d] - g.size(int64_t(d))});
+  return op(O::constant_pad_nd, g, pad);
+}
+
 void shape_rules(Table& t) {
   Rule same_shape{0, [](C c) { return Tensors{c.g().reshape(c.sizes(0))}; }};
   for (O id : {O::view, O::reshape, O::flatten, O::squeeze, O::contiguous, O::clone}) t[size_t(id)] = same_shape;
@@ -693,7 +705,14 @@ void shape_rules(Table& t) {
   t[size_t(O::index_add)] = {in_(2), [](C c) {
     return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return index_select(c.g(), c.a.i64(1), c.in(2)); }); }};
   t[size_t(O::scatter_add)] = {in_(2), [](C c) {
-    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return op(O::gather, c.g(), c.a.i64(1), c.in(2)); }); }};
+    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return scattered_source_grad(c); }); }};
+  t[size_t(O::scatter)] = {in_(2), [](C c) {  // the written positions take src's gradient, not input's
+    return c.grads([&] { return op(O::scatter, c.g(), c.a.i64(1), c.in(2), num(0)); }, nullptr, nullptr,
+                   [&] { return scattered_source_grad(c); }); }};
+  t[size_t(O::diagonal)] = {0, [](C c) {
+    return Tensors{op(O::diagonal_backward, c.g(), c.sizes(0), c.a.i64(1), c.a.i64(2), c.a.i64(3))}; }};
+  t[size_t(O::diagonal_backward)] = {0, [](C c) {
+    return Tensors{op(O::diagonal, c.g(), c.a.i64(2), c.a.i64(3), c.a.i64(4))}; }};
   t[size_t(O::slice_backward)] = {0, [](C c) {
     return Tensors{c.g().slice(c.a.i64(2), c.a.opt_i64(3), c.a.opt_i64(4), c.a.i64(5))}; }};
   t[size_t(O::select_backward)] = {0, [](C c) { return Tensors{c.g().select(c.a.i64(2), c.a.i64(3))}; }};

@@ -7,6 +7,7 @@
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -45,6 +46,12 @@ Tensors k_select_backward(const ArgReader& a, const KernelContext&) {
   const Tensor g = a.tensor(0);
   const int64_t dim = a.i64(2), index = a.i64(3);
   return {scatter_into_zeros(g, a.ints(1), [&](const Tensor& z) { return call(OpId::select, {z, dim, index}); })};
+}
+
+Tensors k_diagonal_backward(const ArgReader& a, const KernelContext&) {
+  const Tensor g = a.tensor(0);
+  const int64_t offset = a.i64(2), dim1 = a.i64(3), dim2 = a.i64(4);
+  return {scatter_into_zeros(g, a.ints(1), [&](const Tensor& z) { return call(OpId::diagonal, {z, offset, dim1, dim2}); })};
 }
 
 // norm(input, p=2, dim=None, keepdim=False, dtype=None): PyTorch's vector norm; p may be inf, -inf or 0.
@@ -300,10 +307,31 @@ Tensors k_isclose(const ArgReader& a, const KernelContext&) {
   return {call(OpId::logical_or, {close, within})};
 }
 
+// nonzero(input), argwhere(input): the coordinates of input's nonzero elements (NaN counts) in row-major order, an
+// int64 [n, input.dim()] tensor on input's device. The values are read on the host: a sync on a device, as PyTorch's.
+Tensors k_nonzero(const ArgReader& a, const KernelContext& kc) {
+  const Tensor x = a.tensor(0);
+  if (x.device() != Device::cpu()) current_context().count_host_sync();
+  const std::vector<double> v = x.to_doubles();
+  const Dims st = contiguous_strides(x.sizes());
+  std::vector<double> coords;
+  int64_t n = 0;
+  for (size_t p = 0; p < v.size(); ++p) {
+    if (v[p] == 0) continue;
+    ++n;
+    for (int64_t d = 0; d < x.dim(); ++d) coords.push_back(double((int64_t(p) / st[size_t(d)]) % x.size(d)));
+  }
+  const Tensor host = Tensor::from_doubles(coords, {n, x.dim()}, DType::int64);
+  return {kc.device == Device::cpu() ? host : call(OpId::to, {host, IValue(), kc.device})};
+}
+
 }  // namespace
 
 void register_portable_kernels(cpu::KernelTable& t) {
   t.add(OpId::isclose, k_isclose);
+  t.add(OpId::diagonal_backward, k_diagonal_backward);
+  t.add(OpId::nonzero, k_nonzero);
+  t.add(OpId::argwhere, k_nonzero);
   register_implicit_composites(t);
 }
 

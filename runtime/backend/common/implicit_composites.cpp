@@ -150,6 +150,18 @@ Tensors flip_math(Args& args) {
   return {x.is_same(a.tensor(0)) ? x.clone() : x};
 }
 
+// diag(input, diagonal): a 1-D input laid on the diagonal of a zero square matrix of side n + |diagonal|, or a 2-D
+// input's diagonal copied out.
+Tensors diag_math(Args& args) {
+  ArgReader a(O::diag, args);
+  const Tensor x = a.tensor(0);
+  const int64_t k = a.i64(1);
+  AMPS_CHECK(x.dim() == 1 || x.dim() == 2, "diag(): Supports 1D or 2D tensors. Got {}D", x.dim());
+  if (x.dim() == 2) return {call_op(O::diagonal, x, k, int64_t(0), int64_t(1)).clone()};
+  const int64_t n = x.size(0) + std::abs(k);
+  return {call_op(O::diagonal_backward, x, Dims{n, n}, k, int64_t(0), int64_t(1))};
+}
+
 // repeat_interleave(input, repeats, dim): each element repeated [repeats] times in place along dim (the flattened
 // input when dim is None).
 Tensors repeat_interleave_math(Args& args) {
@@ -180,6 +192,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::roll, roll_math, all},
       {O::flip, flip_math, all},
       {O::repeat_interleave, repeat_interleave_math, all},
+      {O::diag, diag_math, all},
       {O::pad, pad_math, all},
       {O::constant_pad_nd, constant_pad_nd_math, all},
       {O::reflection_pad1d, index_pad_op_math<O::reflection_pad1d>, all},

@@ -1,10 +1,11 @@
-// Device-independent argument handling of index_select, embedding and index_add (see index_layout.hpp).
+// Device-independent argument handling of the indexing ops (see index_layout.hpp).
 #include "runtime/backend/common/index_layout.hpp"
 
 #include <algorithm>
 
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::rt::common {
 
@@ -87,13 +88,22 @@ int64_t check_index_copy(const Tensor& target, int64_t dim_arg, const Tensor& in
   return dim;
 }
 
-int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src) {
-  const int64_t dim = check_index_tensor("scatter_add", input, dim_arg, index);
+int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src,
+                          std::string_view op) {
+  const int64_t dim = check_index_tensor(op, input, dim_arg, index);
   AMPS_CHECK(src.dim() == input.dim(), "Index tensor must have the same number of dimensions as src tensor");
   AMPS_CHECK(overhang(index, input, dim) < 0 && overhang(index, src, -1) < 0, "Expected index {} to be smaller "
              "than self {} apart from dimension {} and to be smaller size than src {}", format_shape(index.sizes()),
              format_shape(input.sizes()), dim, format_shape(src.sizes()));
   return dim;
+}
+
+ScatterArgs scatter_args(std::string_view op, const Tensor& input, int64_t dim_arg, const Tensor& index,
+                         const Tensor& src) {
+  const bool value = src.dim() == 0;
+  AMPS_CHECK(value || src.dtype() == input.dtype(), "{}(): Expected self.dtype to be equal to src.dtype", op);
+  const int64_t dim = check_scatter_add(input, dim_arg, index, value ? native::expand(src, index.sizes()) : src, op);
+  return {dim, value};
 }
 
 }  // namespace amps::rt::common

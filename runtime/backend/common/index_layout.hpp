@@ -1,4 +1,4 @@
-// Device-independent argument handling of the indexing ops index_select, embedding, index_add, gather and
+// Device-independent argument handling of the indexing ops index_select, embedding, index_add, gather, scatter and
 // scatter_add: their checks
 // and the [outer, size, inner] layout every backend indexes along (the values of the indices are the backend's).
 #pragma once
@@ -41,6 +41,16 @@ int64_t check_gather(const Tensor& x, int64_t dim_arg, const Tensor& index);
 // the target's shape with the index's length along [dim]. Returns the wrapped dim.
 int64_t check_index_copy(const Tensor& target, int64_t dim_arg, const Tensor& index, const Tensor& source);
 // scatter_add(input, dim, index, src): the same index rules against input, and index no larger than src in any dim.
-int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src);
+int64_t check_scatter_add(const Tensor& input, int64_t dim_arg, const Tensor& index, const Tensor& src,
+                          std::string_view op = "scatter_add");
+// scatter/scatter_add's checks (PyTorch's): a 0-dim src is a value written or added at every index position (a
+// number, or PyTorch's scatter value=; on any device: a number is a host scalar); any other src must have input's
+// dtype and pass the index-shaped checks. [op] names the op in the messages.
+struct ScatterArgs {
+  int64_t dim = 0;     // wrapped
+  bool value = false;  // src is a value: broadcast it to index's shape (and convert it to input's dtype)
+};
+ScatterArgs scatter_args(std::string_view op, const Tensor& input, int64_t dim_arg, const Tensor& index,
+                         const Tensor& src);
 
 }  // namespace amps::rt::common

@@ -40,6 +40,10 @@ Tensors k_narrow(const ArgReader& a, const KernelContext&) {
   return {native::narrow(a.tensor(0), a.i64(1), a.i64(2), a.i64(3))};
 }
 
+Tensors k_diagonal(const ArgReader& a, const KernelContext&) {
+  return {native::diagonal(a.tensor(0), a.i64(1), a.i64(2), a.i64(3))};
+}
+
 Tensors split_views(const Tensor& self, int64_t dim, int64_t split_size) {
   int64_t size = self.sizes()[size_t(dim)];
   Tensors out;
@@ -124,6 +128,7 @@ void register_view_kernels(cpu::KernelTable& t) {
   t.add(OpId::unsqueeze, k_unsqueeze);
   t.add(OpId::squeeze, k_squeeze);
   t.add(OpId::narrow, k_narrow);
+  t.add(OpId::diagonal, k_diagonal);
   t.add(OpId::detach, k_detach);
   t.add(OpId::split, k_split);
   t.add(OpId::split_sizes, k_split_sizes);

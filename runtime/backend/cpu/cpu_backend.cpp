@@ -40,6 +40,7 @@ class CpuBackend final : public Backend {
     register_sort_kernels(table_);
     register_shape_kernels(table_);
     register_index_kernels(table_);
+    register_scatter_kernels(table_);
     register_random_kernels(table_);
     register_matmul_kernels(table_);
     register_conv_kernels(table_);
@@ -52,7 +53,7 @@ class CpuBackend final : public Backend {
     register_grad_kernels(table_);
     register_gelu_kernels(table_);
     register_fused_optim_kernels(table_);
-    common::register_portable_kernels(table_);  // isclose: composed of the kernels above
+    common::register_portable_kernels(table_);  // isclose, diagonal_backward: composed of the kernels above
   }
 
   std::string_view name() const override { return "cpu"; }

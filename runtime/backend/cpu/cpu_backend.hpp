@@ -47,6 +47,7 @@ void register_reduce_kernels(KernelTable& t);
 void register_sort_kernels(KernelTable& t);  // sort, argsort, topk (sort_kernels.cpp)
 void register_shape_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
+void register_scatter_kernels(KernelTable& t);  // scatter(_), scatter_add(_) (scatter_kernels.cpp)
 void register_random_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
 void register_conv_kernels(KernelTable& t);

@@ -1,4 +1,4 @@
-// CPU kernels for the autograd helper ops (index_add, scatter_add, slice/select_backward, pooling
+// CPU kernels for the autograd helper ops (index_add, slice/select_backward, pooling
 // backwards): plain loops in float64, rounded once into the result dtype.
 #include <algorithm>
 
@@ -44,33 +44,6 @@ Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   for (int64_t p = 0; p < outer; ++p)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[size_t(i)]) * inner + j] += v[(p * n + i) * inner + j];
-  return one_tensor(cast(res, input.dtype()));
-}
-
-// out = input; out[i with i_dim = index[i]] += src[i] for every position i of index (negative: from the end).
-Tensors k_scatter_add(const ArgReader& a, const KernelContext&) {
-  const Tensor& input = a.tensor(0);
-  Tensor res = Tensor::empty(input.sizes(), DType::float64, input.device());
-  copy_into(res, input);
-  Tensor idx = i64(a.tensor(2)), src = a.tensor(3);
-  const int64_t d = common::check_scatter_add(input, a.i64(1), a.tensor(2), src);
-  Tensor sv = f64(native::as_strided(src, idx.sizes(), src.strides(), src.storage_offset()));
-  const Dims& is = idx.sizes();
-  const Dims os = contiguous_strides(res.sizes());
-  double* o = res.data<double>();
-  const int64_t* ix = idx.data<int64_t>();
-  const double* v = sv.data<double>();
-  const int64_t size = res.dim() == 0 ? 1 : res.size(d);
-  for (int64_t f = 0; f < idx.numel(); ++f) {
-    const int64_t at = wrapped_index(ix[f], size);
-    int64_t rem = f, off = 0;
-    for (int64_t k = int64_t(is.size()) - 1; k >= 0; --k) {
-      int64_t c = rem % is[size_t(k)];
-      rem /= is[size_t(k)];
-      off += (k == d ? at : c) * os[size_t(k)];
-    }
-    o[off] += v[f];
-  }
   return one_tensor(cast(res, input.dtype()));
 }
 
@@ -155,7 +128,6 @@ Tensors k_adaptive_avg_pool2d_backward(const ArgReader& a, const KernelContext&)
 
 void register_grad_kernels(KernelTable& t) {
   t.add(OpId::index_add, k_index_add, kFloatDTypes);
-  t.add(OpId::scatter_add, k_scatter_add, kFloatDTypes);
   t.add(OpId::slice_backward, k_slice_backward, kFloatDTypes);
   t.add(OpId::select_backward, k_select_backward, kFloatDTypes);
   t.add(OpId::avg_pool2d_backward, k_avg_pool2d_backward, kFloatDTypes);

@@ -58,7 +58,7 @@ const KernelTable& kernel_table() {
     cuda::register_amp_kernels(t);
     cuda::register_fused_optim_kernels(t);
     common::register_composite_kernels(t);  // ops composed of the kernels above (no native kernel yet)
-    common::register_portable_kernels(t);   // isclose (composed on every backend)
+    common::register_portable_kernels(t);   // isclose, diagonal_backward (composed on every backend)
     common::register_host_fallback_kernels(t);  // cholesky, inverse, qr, svd: the CPU kernels on host copies
     cuda::register_softmax_kernels(t);
     cuda::register_extreme_kernels(t);

@@ -1,6 +1,6 @@
-// Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element), gather (one
-// thread per index element), and index_add / scatter_add (one thread per source element, atomically added into a
-// float/double accumulator).
+// Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element), gather and
+// scatter (one thread per index element), and index_add / scatter_add (one thread per source element, atomically
+// added into a float/double accumulator).
 #include <cmath>
 
 #include "runtime/backend/cuda/device_common.cuh"
@@ -64,6 +64,15 @@ template <typename A> __global__ void scatter_add_kernel(Shape shape, int dim, A
   }
 }
 
+template <typename T> __global__ void scatter_kernel(Shape shape, int dim, T* out, DimStrides st, int64_t size,
+                                                     const int64_t* index, const T* src) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < shape.numel; e += int64_t(gridDim.x) * blockDim.x) {
+    int64_t i = index[e];
+    if (i < 0) i += size;
+    if (i >= 0 && i < size) out[offset_with(shape, st, dim, e, i)] = src[e];
+  }
+}
+
 // Calls f(Tag<A>{}) for the accumulator types float and double.
 template <typename F> cudaError_t with_acc(Elem acc, F&& f) {
   switch (acc) {
@@ -93,6 +102,17 @@ cudaError_t launch_scatter_add(cudaStream_t s, Elem acc, const Shape& shape, int
     using A = typename decltype(tag)::type;
     scatter_add_kernel<A><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, dim, static_cast<A*>(acc_data), acc_strides,
                                                                     size, index, static_cast<const A*>(src));
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_scatter(cudaStream_t s, Elem t, const Shape& shape, int dim, void* out,
+                           const DimStrides& out_strides, int64_t size, const int64_t* index, const void* src) {
+  if (shape.numel == 0) return cudaSuccess;
+  return with_elem(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    scatter_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, dim, static_cast<T*>(out), out_strides, size,
+                                                                index, static_cast<const T*>(src));
     return cudaGetLastError();
   });
 }

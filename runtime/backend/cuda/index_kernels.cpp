@@ -1,7 +1,7 @@
-// CUDA kernels for index_select, embedding, index_add (the gradient of both), gather and scatter_add (its gradient),
-// with the CPU backend's checks (common/index_layout.hpp). Index values are never read on the host: an index out of
-// range gives NaN (0 for integer and bool types) in index_select/embedding/gather and is skipped by index_add and
-// scatter_add, where the CPU raises.
+// CUDA kernels for index_select, embedding, index_add (the gradient of both), gather, scatter(_) and scatter_add(_)
+// (gather's gradient; float types only here), with the CPU backend's checks (common/index_layout.hpp). Index values
+// are never read on the host: an index out of range gives NaN (0 for integer and bool types) in
+// index_select/embedding/gather and is skipped by index_add, scatter and scatter_add, where the CPU raises.
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/views.hpp"
@@ -80,22 +80,58 @@ Tensors k_gather(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(out);
 }
 
+// src's leading index-shaped block, or the value (a host scalar, or a 0-dim device tensor) broadcast to index's
+// shape, row-major in [dt] on [dev].
+Tensor source_block(const Tensor& src, bool value, const Tensor& index, DType dt, Device dev) {
+  if (!value) return contiguous(cast(native::as_strided(src, index.sizes(), src.strides(), src.storage_offset()), dt));
+  Tensor block = Tensor::empty(index.sizes(), dt, dev);
+  copy_into(block, src);
+  return block;
+}
+
 // scatter_add(input, dim, index, src): out = input with src's elements (its leading index-shaped block) added where
 // index points along dim, summed in float (double for float64) with atomics and rounded once into input's dtype.
-Tensors k_scatter_add(const ArgReader& a, const KernelContext& kc) {
+Tensor scatter_added(const ArgReader& a, Device dev) {
   const Tensor& input = a.tensor(0);
   const Tensor& index = a.tensor(2);
-  const Tensor& src = a.tensor(3);
-  const int64_t dim = common::check_scatter_add(input, a.i64(1), index, src);
+  const common::ScatterArgs s = common::scatter_args("scatter_add", input, a.i64(1), index, a.tensor(3));
   const DType acc = input.dtype() == DType::float64 ? DType::float64 : DType::float32;
-  Tensor res = Tensor::empty(input.sizes(), acc, kc.device), idx;
+  Tensor res = Tensor::empty(input.sizes(), acc, dev), idx;
   copy_into(res, input);
-  Tensor block = contiguous(cast(native::as_strided(src, index.sizes(), src.strides(), src.storage_offset()), acc));
-  check(launch_scatter_add(stream(kc.device), elem(acc), shape_of(index.sizes(), "scatter_add"), int(dim),
-                           device_data(res), strides_of(res), input.dim() == 0 ? 1 : input.size(dim),
+  Tensor block = source_block(a.tensor(3), s.value, index, acc, dev);
+  check(launch_scatter_add(stream(dev), elem(acc), shape_of(index.sizes(), "scatter_add"), int(s.dim),
+                           device_data(res), strides_of(res), input.dim() == 0 ? 1 : input.size(s.dim),
                            int64_index(index, idx), device_data(block)),
         "scatter_add");
-  return one_tensor(cast(res, input.dtype()));
+  return cast(res, input.dtype());
+}
+
+// scatter(input, dim, index, src): out = input with src's elements written where index points along dim.
+Tensor scattered(const ArgReader& a, Device dev) {
+  const Tensor& input = a.tensor(0);
+  const Tensor& index = a.tensor(2);
+  const common::ScatterArgs s = common::scatter_args("scatter", input, a.i64(1), index, a.tensor(3));
+  Tensor res = Tensor::empty(input.sizes(), input.dtype(), dev), idx;
+  copy_into(res, input);
+  Tensor block = source_block(a.tensor(3), s.value, index, input.dtype(), dev);
+  check(launch_scatter(stream(dev), elem(input.dtype()), shape_of(index.sizes(), "scatter"), int(s.dim),
+                       device_data(res), strides_of(res), input.dim() == 0 ? 1 : input.size(s.dim),
+                       int64_index(index, idx), device_data(block)),
+        "scatter");
+  return res;
+}
+
+Tensors k_scatter_add(const ArgReader& a, const KernelContext& kc) { return one_tensor(scatter_added(a, kc.device)); }
+Tensors k_scatter(const ArgReader& a, const KernelContext& kc) { return one_tensor(scattered(a, kc.device)); }
+
+Tensors k_scatter_add_(const ArgReader& a, const KernelContext& kc) {
+  copy_into(a.tensor(0), scatter_added(a, kc.device));
+  return one_tensor(a.tensor(0));
+}
+
+Tensors k_scatter_(const ArgReader& a, const KernelContext& kc) {
+  copy_into(a.tensor(0), scattered(a, kc.device));
+  return one_tensor(a.tensor(0));
 }
 
 }  // namespace
@@ -106,6 +142,9 @@ void register_index_kernels(KernelTable& t) {
   t.add(OpId::index_add, k_index_add, kFloatDTypes);
   t.add(OpId::gather, k_gather);
   t.add(OpId::scatter_add, k_scatter_add, kFloatDTypes);
+  t.add(OpId::scatter_add_, k_scatter_add_, kFloatDTypes);
+  t.add(OpId::scatter, k_scatter);
+  t.add(OpId::scatter_, k_scatter_);
 }
 
 }  // namespace amps::rt::cuda

@@ -115,7 +115,7 @@ size_t sort_rows_workspace(int64_t rows, int64_t n);
 cudaError_t launch_sort_rows(cudaStream_t s, Elem t, const void* in, void* values, int64_t* indices, int64_t rows,
                              int64_t n, int64_t k, bool descending, void* workspace);
 
-// ---- gather, scatter_add (index.cu) ----
+// ---- gather, scatter, scatter_add (index.cu) ----
 // Element strides of a tensor of up to kMaxDims dims.
 struct DimStrides {
   int64_t s[kMaxDims] = {};
@@ -125,6 +125,11 @@ struct DimStrides {
 // Negative indices count from the end; one outside [-size, size) reads NaN (0 for integer and bool types).
 cudaError_t launch_gather(cudaStream_t s, Elem t, const Shape& shape, int dim, const void* in,
                           const DimStrides& in_strides, int64_t size, const int64_t* index, void* out);
+// scatter: [out] (element strides [out_strides], [size] elements along [dim]) at e's coordinates with [dim] replaced
+// by index[e] gets src[e] (row-major over [shape], out's type); which write wins where indices repeat is unspecified
+// (as in PyTorch); an index outside [-size, size) is skipped (the CPU raises).
+cudaError_t launch_scatter(cudaStream_t s, Elem t, const Shape& shape, int dim, void* out,
+                           const DimStrides& out_strides, int64_t size, const int64_t* index, const void* src);
 // scatter_add into [acc] (f32 or f64, element strides [acc_strides], [size] elements along [dim]): acc at e's
 // coordinates with [dim] replaced by index[e] gets src[e] added atomically (src row-major over [shape], acc's type);
 // an index outside [0, size) is skipped (the CPU raises).

@@ -91,6 +91,9 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
     EXPECT_TRUE(same_on_cuda(OpId::flip, {x, Dims{0, -1}}));
+    EXPECT_TRUE(same_on_cuda(OpId::diag, {input({5}, dt), int64_t(-2)}));
+    EXPECT_TRUE(same_on_cuda(OpId::diag, {input({4, 6}, dt).t(), int64_t(1)}));
+    EXPECT_TRUE(same_on_cuda(OpId::diagonal_backward, {input({3, 4}, dt), Dims{3, 4, 5}, int64_t(1), int64_t(2), int64_t(0)}));
     EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));
     for (const char* mode : {"nearest", "linear"})
       EXPECT_TRUE(same_on_cuda(OpId::interpolate, {x, IValue(), 1.7, std::string(mode)}));

@@ -84,7 +84,7 @@ TEST_F(Cuda, IndexAddMatchesTheCpu) {
   }
 }
 
-TEST_F(Cuda, GatherAndScatterAddMatchTheCpu) {
+TEST_F(Cuda, GatherScatterAndScatterAddMatchTheCpu) {
   for (DType t : kFloats) {
     const Tensor x = input({4, 5, 3}, t, 0.4), xt = input({5, 4, 3}, t, 0.4).transpose(0, 1);  // contiguous, strided
     const Tensor i1 = ids({0, 4, -1, 2, 2, 1, 3, 0, 4, 1, 1, 2}, {2, 2, 3});           // along dim 1, index < x
@@ -94,8 +94,16 @@ TEST_F(Cuda, GatherAndScatterAddMatchTheCpu) {
     }
     const Tensor i2 = ids({0, 4, 4, 2, 2, 1, 3, 0, 4, 1, 1, 2}, {2, 2, 3});  // repeats accumulate
     EXPECT_TRUE(same_on_cuda(OpId::scatter_add, {x, int64_t(1), i2, input({2, 3, 3}, t, 0.8)}, 3)) << dtype_name(t);
+    EXPECT_TRUE(same_on_cuda(OpId::scatter_add, {x, int64_t(1), i2, Tensor::scalar(0.5)}, 3)) << dtype_name(t);
+    const Tensor i3 = ids({0, 4, 3, 2, 2, 1, 3, 0, 4, 1, 1, 2}, {2, 2, 3});  // no position written twice
+    EXPECT_TRUE(same_on_cuda(OpId::scatter, {xt, int64_t(1), i3, input({2, 3, 3}, t, 0.8)})) << dtype_name(t);
+    EXPECT_TRUE(same_on_cuda(OpId::scatter, {x, int64_t(-2), i3, Tensor::scalar(-1.5)})) << dtype_name(t);
   }
   EXPECT_TRUE(same_on_cuda(OpId::gather, {ids({5, 6, 7, 8}, {2, 2}), int64_t(0), ids({1, 0}, {1, 2})}));
+  EXPECT_TRUE(same_on_cuda(OpId::scatter, {ids({5, 6, 7, 8}, {2, 2}), int64_t(0), ids({1, 0}, {1, 2}),
+                                           ids({9, 10, 11}, {1, 3})}));
+  for (const Tensor& x : {ids({0, 3, 0, -1, 0, 0, 2, 0}, {2, 2, 2}), ids({0, 0}, {2}), ids({1}, {}, DType::bool_)})
+    for (OpId op : {OpId::nonzero, OpId::argwhere}) EXPECT_TRUE(same_on_cuda(op, {x}));
 }
 
 TEST_F(Cuda, LayerNormVarStdMatchTheCpu) {

@@ -336,6 +336,21 @@ std::vector<Sample> samples() {
       {"svd_values", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {3, 4}), true, false}; }},
       {"index_add", O::index_add, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(0), r.ints({4}, 5), T(r, {4, 3})}; }},
       {"scatter_add", O::scatter_add, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4})}; }},
+      {"scatter_add_src_larger", O::scatter_add, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(0), r.ints({2, 4}, 3), T(r, {4, 6})};
+       }},
+      {"scatter", O::scatter, [=](Rand& r) {  // distinct indices per column: no position is written twice
+         return Args{T(r, {4, 3}), int64_t(0), Tensor::from_doubles({3, 0, 1, 1, 2, 0}, {2, 3}, DType::int64), T(r, {2, 5})};
+       }},
+      {"scatter_value", O::scatter, [=](Rand& r) {
+         return Args{T(r, {2, 4}), int64_t(1), Tensor::from_doubles({2, 0, 3, 1}, {2, 2}, DType::int64), T(r, {})};
+       }},
+      {"diagonal", O::diagonal, [=](Rand& r) { return Args{T(r, {3, 4, 5}), int64_t(1), int64_t(2), int64_t(0)}; }},
+      {"diagonal_backward", O::diagonal_backward, [=](Rand& r) {
+         return Args{T(r, {4, 3}), Dims{3, 4, 5}, int64_t(-1), int64_t(2), int64_t(0)};
+       }},
+      {"diag_vector", O::diag, [=](Rand& r) { return Args{T(r, {3}), int64_t(-2)}; }},
+      {"diag_matrix", O::diag, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
       {"slice_backward", O::slice_backward, [=](Rand& r) {
          return Args{T(r, {2, 3}), Dims{5, 3}, int64_t(0), int64_t(1), int64_t(5), int64_t(2)};
        }},
@@ -389,7 +404,7 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::eq, O::ne, O::lt, O::le, O::gt, O::ge, O::logical_and, O::logical_or, O::logical_not, O::isfinite, O::isnan,
       O::isinf, O::all, O::any, O::isclose},
      "bool output"},
-    {{O::argmax, O::argmin, O::argsort, O::one_hot, O::multinomial}, "integer output"},
+    {{O::argmax, O::argmin, O::argsort, O::one_hot, O::multinomial, O::nonzero, O::argwhere}, "integer output"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
     {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},
@@ -557,6 +572,7 @@ const std::set<std::string> kSecondOrder = {
     "cross_entropy", "expand", "transpose", "select", "slice", "max_pool2d", "avg_pool2d", "norm", "var", "cat",
     "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "group_norm_backward", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
+    "scatter", "scatter_add_src_larger", "diagonal", "diag_vector",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)

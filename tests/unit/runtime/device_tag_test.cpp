@@ -135,6 +135,9 @@ void shape_family() {
   run(OpId::chunk, {a, int64_t(2), int64_t(1)});
   run(OpId::tril, {a});
   run(OpId::triu, {a, int64_t(1)});
+  run(OpId::diagonal, {a, int64_t(1)});
+  run(OpId::diag, {a, int64_t(-1)});
+  run(OpId::diag, {X({3}), int64_t(1)});
 }
 
 void indexing_family() {
@@ -143,6 +146,13 @@ void indexing_family() {
   run(OpId::index_select, {X({}), int64_t(0), Xv({0}, {1}, DType::int64)});
   run(OpId::gather, {a, int64_t(1), Xv({0, 1, 2, 3, 3, 2, 1, 0, 0, 0, 0, 0}, {3, 4}, DType::int64)});
   run(OpId::index_copy, {a, int64_t(0), idx, X({2, 4})});
+  const Tensor pos = Xv({0, 1, 2, 3, 3, 2, 1, 0}, {2, 4}, DType::int64);
+  for (OpId op : {OpId::scatter, OpId::scatter_add}) {
+    run(op, {a, int64_t(1), pos, X({2, 4})});
+    run(op, {a, int64_t(1), pos, Tensor::scalar(1.5)});  // a number: scatter's value form
+  }
+  for (OpId op : {OpId::nonzero, OpId::argwhere}) run(op, {Xv({0, 1, 0, 2, 0, 0}, {2, 3})});
+  for (OpId op : {OpId::scatter_, OpId::scatter_add_}) run(op, {a.clone(), int64_t(0), Xv({0, 1, 2, 0, 2, 1, 0, 1}, {2, 4}, DType::int64), X({2, 4})});
   run(OpId::index_copy_, {a.clone(), int64_t(0), idx, X({2, 4})});
   run(OpId::index_select, {a, int64_t(1), Tensor::scalar(int64_t(2))});
   run(OpId::embedding, {idx, w});
