@@ -68,6 +68,40 @@ AMPS_HD void adam_element(const AdamCoef<C>& k, C g, C& p, C& m, C& v, C& vmax) 
   p = p - k.step_size * m / denom;
 }
 
+// The scalars of one step of torch.optim.Adam/AdamW's default (single-tensor) arithmetic at step count [step]: each
+// Python number rounded to C as the per-parameter ops round their number operands.
+template <typename C> struct AdamOpsCoef {
+  C weight_decay, decay_factor, lerp_weight, beta2, one_minus_beta2, bc2_sqrt, eps, neg_step_size;
+  bool lerp_from_start, maximize;
+};
+template <typename C> AMPS_HD AdamOpsCoef<C> adam_ops_coef(const AdamHyper& h, double step) {
+  const double bc1 = 1.0 - ::pow(h.beta1, step), bc2 = 1.0 - ::pow(h.beta2, step);
+  const C w = C(1.0 - h.beta1);
+  return {C(h.weight_decay), C(1.0 - h.lr * h.weight_decay), w, C(h.beta2), C(1.0 - h.beta2), C(::sqrt(bc2)),
+          C(h.eps), C(-h.lr / bc1), (double(w) < 0 ? -double(w) : double(w)) < 0.5, h.maximize};
+}
+
+// One element of torch.optim.Adam/AdamW's default step, computed as its per-parameter ops compute it (optim.amps'
+// Adam._update: neg, add(alpha=weight_decay) or AdamW's mul_, lerp_, mul_, addcmul_, maximum, sqrt, div, add_,
+// addcdiv_; the CPU kernels' formulas in runtime/backend/cpu/binary_kernels.cpp), each op's result rounded to C, so
+// one pass gives their result bit for bit (with FMA contraction off, as the build sets it).
+template <typename C, Decay kDecay, bool kAmsgrad>
+AMPS_HD void adam_ops_element(const AdamOpsCoef<C>& k, C g, C& p, C& m, C& v, C& vmax) {
+  if (k.maximize) g = -g;
+  if constexpr (kDecay == Decay::l2) g = g + k.weight_decay * p;
+  if constexpr (kDecay == Decay::decoupled) p = p * k.decay_factor;
+  m = k.lerp_from_start ? C(m + k.lerp_weight * (g - m)) : C(g - (g - m) * (C(1) - k.lerp_weight));
+  v = v * k.beta2;
+  v = v + k.one_minus_beta2 * g * g;
+  C second = v;
+  if constexpr (kAmsgrad) {
+    vmax = (vmax != vmax || vmax > v) ? vmax : v;  // maximum(max_exp_avg_sq, v): NaN propagates
+    second = vmax;
+  }
+  const C denom = sqrt_of(second) / k.bc2_sqrt + k.eps;
+  p = p + k.neg_step_size * (m / denom);
+}
+
 template <typename C> struct SgdCoef {
   C weight_decay, momentum, one_minus_dampening, lr, sign;
 };

@@ -1,4 +1,5 @@
-// CPU kernels of the fused optimizer steps _fused_sgd_, _fused_adam_ and _fused_adamw_: one pass over each
+// CPU kernels of the fused optimizer steps _fused_sgd_, _fused_adam_ and _fused_adamw_ (and _single_tensor_adam_ /
+// _single_tensor_adamw_, the default Adam step's arithmetic in the same loops): one pass over each
 // parameter and its state (the per-element formula is common/fused_optim_math.hpp, shared with CUDA), large
 // parameters split over OpenMP threads. found_inf is read here directly (on the CPU that is not a device sync).
 #include <type_traits>
@@ -56,15 +57,19 @@ const float* grad_scale_of(const common::FusedLists& t) {
   return t.grad_scale.defined() ? t.grad_scale.data<float>() : nullptr;
 }
 
+// The scalars of an Adam step: the fused kernels' (kOps false) or the default step's per-op arithmetic's.
+template <typename C, bool kOps> using AdamCoefOf = std::conditional_t<kOps, fused::AdamOpsCoef<C>, fused::AdamCoef<C>>;
+
 // Elements [b, e) of one Adam step. Plain restrict pointers and coefficients by value, so the loop vectorises
 // (run through vectorized()); sqrt and division are IEEE in every build.
-template <typename T, Decay kDecay, bool kAms>
+template <typename T, Decay kDecay, bool kAms, bool kOps>
 void adam_range(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax, int64_t b,
-                int64_t e, const fused::AdamCoef<compute_t<T>> k, const float* grad_scale) {
+                int64_t e, const AdamCoefOf<compute_t<T>, kOps> k, const float* grad_scale) {
   using C = compute_t<T>;
   for (int64_t i = b; i < e; ++i) {
     C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
-    fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
+    if constexpr (kOps) fused::adam_ops_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
+    else fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
     p[i] = T(pi);
     m[i] = T(mi);
     v[i] = T(vi);
@@ -72,24 +77,27 @@ void adam_range(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict
   }
 }
 
-template <typename T, Decay kDecay, bool kAms>
-void adam_tensor(T* p, T* g, T* m, T* v, T* vmax, int64_t n, const fused::AdamCoef<compute_t<T>>& k,
+template <typename T, Decay kDecay, bool kAms, bool kOps>
+void adam_tensor(T* p, T* g, T* m, T* v, T* vmax, int64_t n, const AdamCoefOf<compute_t<T>, kOps>& k,
                  const float* grad_scale) {
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    vectorized([&] { adam_range<T, kDecay, kAms>(p, g, m, v, vmax, b, e, k, grad_scale); });
+    vectorized([&] { adam_range<T, kDecay, kAms, kOps>(p, g, m, v, vmax, b, e, k, grad_scale); });
   });
 }
 
-template <typename T> void adam_one(const common::FusedAdamArgs& a, size_t i, Decay decay) {
+template <typename T, bool kOps> void adam_one(const common::FusedAdamArgs& a, size_t i, Decay decay) {
   const common::FusedLists& t = a.t;
   Dense p(t.params[i]), g(t.grads[i]), m(t.exp_avgs[i]), v(t.exp_avg_sqs[i]);
   Dense x(a.h.amsgrad ? t.max_exp_avg_sqs[i] : Tensor());
   const int64_t n = t.params[i].numel();
-  const auto k = fused::adam_coef<compute_t<T>>(a.h, double(*t.steps[i].data<float>()));
+  const double step = double(*t.steps[i].data<float>());
+  AdamCoefOf<compute_t<T>, kOps> k;
+  if constexpr (kOps) k = fused::adam_ops_coef<compute_t<T>>(a.h, step);
+  else k = fused::adam_coef<compute_t<T>>(a.h, step);
   with_bool(a.h.amsgrad, [&](auto ams) {
     auto run = [&](auto kind) {
-      adam_tensor<T, decltype(kind)::value, ams>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(), n, k,
-                                                 grad_scale_of(t));
+      adam_tensor<T, decltype(kind)::value, ams, kOps>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(),
+                                                       n, k, grad_scale_of(t));
     };
     if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{});
     if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{});
@@ -99,13 +107,14 @@ template <typename T> void adam_one(const common::FusedAdamArgs& a, size_t i, De
   if (t.grad_scale.defined()) g.finish();
 }
 
-// _fused_adam_ / _fused_adamw_: each parameter's step count is read from its state_steps tensor.
-template <bool kDecoupled> Tensors k_fused_adam(const ArgReader& a, const KernelContext&) {
+// _fused_adam_ / _fused_adamw_ (kOps false) and _single_tensor_adam_ / _single_tensor_adamw_ (kOps true): each
+// parameter's step count is read from its state_steps tensor.
+template <bool kDecoupled, bool kOps> Tensors k_adam(const ArgReader& a, const KernelContext&) {
   const common::FusedAdamArgs args = common::read_fused_adam(a, kDecoupled);
   if (skip_step(args.t)) return {};
   const Decay decay = args.h.weight_decay == 0 ? Decay::none : kDecoupled ? Decay::decoupled : Decay::l2;
   for (size_t i = 0; i < args.t.params.size(); ++i)
-    AMPS_DISPATCH_FLOAT(args.t.params[i].dtype(), op_name(a.op()), T, [&] { adam_one<T>(args, i, decay); });
+    AMPS_DISPATCH_FLOAT(args.t.params[i].dtype(), op_name(a.op()), T, [&] { adam_one<T, kOps>(args, i, decay); });
   return {};
 }
 
@@ -160,8 +169,10 @@ Tensors k_fused_sgd(const ArgReader& a, const KernelContext&) {
 
 void register_fused_optim_kernels(KernelTable& t) {
   t.add(OpId::_fused_sgd_, k_fused_sgd, kFloatDTypes);
-  t.add(OpId::_fused_adam_, k_fused_adam<false>, kFloatDTypes);
-  t.add(OpId::_fused_adamw_, k_fused_adam<true>, kFloatDTypes);
+  t.add(OpId::_fused_adam_, k_adam<false, false>, kFloatDTypes);
+  t.add(OpId::_fused_adamw_, k_adam<true, false>, kFloatDTypes);
+  t.add(OpId::_single_tensor_adam_, k_adam<false, true>, kFloatDTypes);
+  t.add(OpId::_single_tensor_adamw_, k_adam<true, true>, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cpu

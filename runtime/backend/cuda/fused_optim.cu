@@ -37,19 +37,25 @@ template <typename T> __device__ __forceinline__ compute_t<T> grad_at(T* g, int6
   return unscaled;
 }
 
-template <typename T> __global__ void adam_kernel(FusedList l, fused::AdamHyper h, FusedFlags f) {
+// kOps: the default Adam step's per-op formula (fused::adam_ops_element) instead of the fused kernels'.
+template <typename T, bool kOps> __global__ void adam_kernel(FusedList l, fused::AdamHyper h, FusedFlags f) {
   using C = compute_t<T>;
   if (f.found_inf && *f.found_inf != 0.0f) return;
   const Chunk c = chunk_of(l);
   T *p = static_cast<T*>(l.p[c.k]), *g = static_cast<T*>(l.g[c.k]), *m = static_cast<T*>(l.m[c.k]);
   T *v = static_cast<T*>(l.v[c.k]), *vmax = static_cast<T*>(l.vmax[c.k]);
-  const fused::AdamCoef<C> k = fused::adam_coef<C>(h, double(*l.step[c.k]));
+  const double step = double(*l.step[c.k]);
+  std::conditional_t<kOps, fused::AdamOpsCoef<C>, fused::AdamCoef<C>> k;
+  if constexpr (kOps) k = fused::adam_ops_coef<C>(h, step);
+  else k = fused::adam_coef<C>(h, step);
   const Decay decay = h.weight_decay == 0 ? Decay::none : h.decoupled ? Decay::decoupled : Decay::l2;
   auto run = [&](auto kind, auto ams) {
     constexpr bool kAms = decltype(ams)::value;
     for (int64_t i = c.lo + threadIdx.x; i < c.hi; i += blockDim.x) {
       C pi = widen(p[i]), mi = widen(m[i]), vi = widen(v[i]), xi = kAms ? widen(vmax[i]) : C(0);
-      fused::adam_element<C, decltype(kind)::value, kAms>(k, grad_at(g, i, f.grad_scale), pi, mi, vi, xi);
+      const C gi = grad_at(g, i, f.grad_scale);
+      if constexpr (kOps) fused::adam_ops_element<C, decltype(kind)::value, kAms>(k, gi, pi, mi, vi, xi);
+      else fused::adam_element<C, decltype(kind)::value, kAms>(k, gi, pi, mi, vi, xi);
       p[i] = convert<T>(pi);
       m[i] = convert<T>(mi);
       v[i] = convert<T>(vi);
@@ -90,11 +96,13 @@ template <typename T> __global__ void sgd_kernel(FusedList l, fused::SgdHyper h,
 }  // namespace
 
 cudaError_t launch_fused_adam(cudaStream_t s, Elem t, const FusedList& list, const fused::AdamHyper& hyper,
-                              FusedFlags flags) {
+                              FusedFlags flags, bool per_op_formula) {
   const int64_t blocks = list.first_block[list.count];
   if (list.count == 0 || blocks == 0) return cudaSuccess;
   return with_float_elem(t, [&](auto tag) {
-    adam_kernel<typename decltype(tag)::type><<<unsigned(blocks), kThreads, 0, s>>>(list, hyper, flags);
+    using T = typename decltype(tag)::type;
+    if (per_op_formula) adam_kernel<T, true><<<unsigned(blocks), kThreads, 0, s>>>(list, hyper, flags);
+    else adam_kernel<T, false><<<unsigned(blocks), kThreads, 0, s>>>(list, hyper, flags);
     return cudaGetLastError();
   });
 }

@@ -1,4 +1,5 @@
-// CUDA kernels of the fused optimizer steps _fused_sgd_, _fused_adam_ and _fused_adamw_, with the CPU backend's
+// CUDA kernels of the fused optimizer steps _fused_sgd_, _fused_adam_ and _fused_adamw_ (and _single_tensor_adam_ /
+// _single_tensor_adamw_, the default Adam step's formula in the same kernel), with the CPU backend's
 // checks (common/fused_optim_args): one multi-tensor launch per element type and kMaxFusedTensors parameters.
 // found_inf, grad_scale and the step counts stay on the device, so a step makes no host read.
 #include "runtime/backend/common/fused_optim_args.hpp"
@@ -67,14 +68,17 @@ template <typename Launch> void run_step(const common::FusedLists& t, Launch&& l
   builder.write_back();
 }
 
-template <bool kDecoupled> Tensors k_fused_adam(const ArgReader& a, const KernelContext&) {
+// _fused_adam_ / _fused_adamw_ (kOps false) and _single_tensor_adam_ / _single_tensor_adamw_ (kOps true).
+template <bool kDecoupled, bool kOps> Tensors k_adam(const ArgReader& a, const KernelContext&) {
   const common::FusedAdamArgs args = common::read_fused_adam(a, kDecoupled);
   common::FusedLists t = args.t;
   if (!args.h.amsgrad) t.max_exp_avg_sqs.clear();
   run_step(
       t,
-      [&](cudaStream_t s, Elem e, const FusedList& l, FusedFlags f) { return launch_fused_adam(s, e, l, args.h, f); },
-      kDecoupled ? "_fused_adamw_" : "_fused_adam_");
+      [&](cudaStream_t s, Elem e, const FusedList& l, FusedFlags f) {
+        return launch_fused_adam(s, e, l, args.h, f, kOps);
+      },
+      std::string(op_name(a.op())).c_str());
   return {};
 }
 
@@ -91,8 +95,10 @@ Tensors k_fused_sgd(const ArgReader& a, const KernelContext&) {
 
 void register_fused_optim_kernels(KernelTable& t) {
   t.add(OpId::_fused_sgd_, k_fused_sgd, kFloatDTypes);
-  t.add(OpId::_fused_adam_, k_fused_adam<false>, kFloatDTypes);
-  t.add(OpId::_fused_adamw_, k_fused_adam<true>, kFloatDTypes);
+  t.add(OpId::_fused_adam_, k_adam<false, false>, kFloatDTypes);
+  t.add(OpId::_fused_adamw_, k_adam<true, false>, kFloatDTypes);
+  t.add(OpId::_single_tensor_adam_, k_adam<false, true>, kFloatDTypes);
+  t.add(OpId::_single_tensor_adamw_, k_adam<true, true>, kFloatDTypes);
 }
 
 }  // namespace amps::rt::cuda

@@ -159,9 +159,10 @@ struct FusedFlags {
   const float* grad_scale = nullptr;
   const float* found_inf = nullptr;
 };
-// One Adam/AdamW step (fused::adam_element) of every parameter in [list].
+// One Adam/AdamW step (fused::adam_element, or with [per_op_formula] fused::adam_ops_element: the default step's
+// arithmetic, whose multiply-adds nvcc may contract) of every parameter in [list].
 cudaError_t launch_fused_adam(cudaStream_t s, Elem t, const FusedList& list, const fused::AdamHyper& hyper,
-                              FusedFlags flags);
+                              FusedFlags flags, bool per_op_formula);
 // One SGD step (fused::sgd_element) of every parameter in [list] (m: the momentum buffers, when hyper.has_momentum).
 cudaError_t launch_fused_sgd(cudaStream_t s, Elem t, const FusedList& list, const fused::SgdHyper& hyper,
                              FusedFlags flags);

@@ -83,10 +83,13 @@ TEST_F(Cuda, FusedAdamMatchesTheCpu) {
     for (const fused::AdamHyper& h : cases) {
       SCOPED_TRACE(::testing::Message() << dtype_name(dt) << " amsgrad " << h.amsgrad << " decoupled " << h.decoupled);
       Lists cpu = make_lists(dt, 40), gpu = on_cuda(cpu);  // 40 parameters: two launches
-      const OpId op = h.decoupled ? OpId::_fused_adamw_ : OpId::_fused_adam_;
-      dispatch(op, adam_args(cpu, h));
-      dispatch(op, adam_args(gpu, h));
-      EXPECT_TRUE(lists_match(cpu, gpu, dt));
+      for (bool per_op : {false, true}) {  // _single_tensor_adam(w)_: the default step's formula in the same kernel
+        const OpId op = per_op ? (h.decoupled ? OpId::_single_tensor_adamw_ : OpId::_single_tensor_adam_)
+                               : (h.decoupled ? OpId::_fused_adamw_ : OpId::_fused_adam_);
+        dispatch(op, adam_args(cpu, h));
+        dispatch(op, adam_args(gpu, h));
+        EXPECT_TRUE(lists_match(cpu, gpu, dt)) << op_name(op);
+      }
     }
 }
 

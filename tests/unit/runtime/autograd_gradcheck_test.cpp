@@ -412,7 +412,8 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
      "factory: no tensor input"},
     {{O::_amp_foreach_non_finite_check_and_unscale_, O::_amp_update_scale_}, "GradScaler bookkeeping on gradients"},
-    {{O::_fused_sgd_, O::_fused_adam_, O::_fused_adamw_}, "optimizer steps: in-place updates run under no_grad"},
+    {{O::_fused_sgd_, O::_fused_adam_, O::_fused_adamw_, O::_single_tensor_adam_, O::_single_tensor_adamw_},
+     "optimizer steps: in-place updates run under no_grad"},
 };
 
 // In-place ops reuse the sample of their out-of-place op (minus out=), applied to a clone of input 0.

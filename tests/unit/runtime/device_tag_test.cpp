@@ -260,7 +260,7 @@ void optimizer_family() {
   std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
   std::vector<Tensor> step{Xv({1}, {})}, none;
   run(OpId::_fused_sgd_, {p, g, m, 0.0, 0.9, 0.1, 0.0, false, false, true, Xv({2}, {}), Xv({0}, {})});
-  for (OpId op : {OpId::_fused_adam_, OpId::_fused_adamw_})
+  for (OpId op : {OpId::_fused_adam_, OpId::_fused_adamw_, OpId::_single_tensor_adam_, OpId::_single_tensor_adamw_})
     run(op, {p, g, m, v, none, step, 0.1, 0.9, 0.999, 0.01, 1e-8, false, false});
 }
 
