@@ -42,19 +42,21 @@ class Dense {
 // Entry [i] of [list], or an undefined tensor when the list is empty (unused by this step).
 Tensor entry(const std::vector<Tensor>& list, size_t i) { return list.empty() ? Tensor() : list[i]; }
 
-// Gradient element [i] in the compute type; with a grad_scale, divided by it (fused::unscaled_grad) and written back
-// rounded to T, the step using the unrounded value (as PyTorch's fused kernels).
-template <typename T> compute_t<T> grad_at(T* g, int64_t i, const float* grad_scale) {
+// Gradient element [i] in the compute type; kScaled: divided by [grad_scale] (fused::unscaled_grad) and written back
+// rounded to T, the step using the unrounded value (as PyTorch's fused kernels). A template flag and a value, so the
+// loops that call it have no branch or load of their own to keep them from vectorising.
+template <bool kScaled, typename T> compute_t<T> grad_at(T* g, int64_t i, float grad_scale) {
   using C = compute_t<T>;
-  if (!grad_scale) return C(g[i]);
-  const C unscaled = fused::unscaled_grad(C(g[i]), *grad_scale);
+  if constexpr (!kScaled) return C(g[i]);
+  const C unscaled = fused::unscaled_grad(C(g[i]), grad_scale);
   g[i] = T(unscaled);
   return unscaled;
 }
 
-// The grad_scale the step divides by, or null.
-const float* grad_scale_of(const common::FusedLists& t) {
-  return t.grad_scale.defined() ? t.grad_scale.data<float>() : nullptr;
+// Calls fn(Bool<scaled>{}, scale) with the grad_scale the step divides by (scaled false: none).
+template <typename F> void with_grad_scale(const common::FusedLists& t, F&& fn) {
+  if (t.grad_scale.defined()) fn(Bool<true>{}, *t.grad_scale.data<float>());
+  else fn(Bool<false>{}, 1.0f);
 }
 
 // The scalars of an Adam step: the fused kernels' (kOps false) or the default step's per-op arithmetic's.
@@ -62,14 +64,15 @@ template <typename C, bool kOps> using AdamCoefOf = std::conditional_t<kOps, fus
 
 // Elements [b, e) of one Adam step. Plain restrict pointers and coefficients by value, so the loop vectorises
 // (run through vectorized()); sqrt and division are IEEE in every build.
-template <typename T, Decay kDecay, bool kAms, bool kOps>
+template <typename T, Decay kDecay, bool kAms, bool kOps, bool kScaled>
 void adam_range(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax, int64_t b,
-                int64_t e, const AdamCoefOf<compute_t<T>, kOps> k, const float* grad_scale) {
+                int64_t e, const AdamCoefOf<compute_t<T>, kOps> k, float grad_scale) {
   using C = compute_t<T>;
   for (int64_t i = b; i < e; ++i) {
     C pi = C(p[i]), mi = C(m[i]), vi = C(v[i]), xi = kAms ? C(vmax[i]) : C(0);
-    if constexpr (kOps) fused::adam_ops_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
-    else fused::adam_element<C, kDecay, kAms>(k, grad_at(g, i, grad_scale), pi, mi, vi, xi);
+    const C gi = grad_at<kScaled>(g, i, grad_scale);
+    if constexpr (kOps) fused::adam_ops_element<C, kDecay, kAms>(k, gi, pi, mi, vi, xi);
+    else fused::adam_element<C, kDecay, kAms>(k, gi, pi, mi, vi, xi);
     p[i] = T(pi);
     m[i] = T(mi);
     v[i] = T(vi);
@@ -77,11 +80,11 @@ void adam_range(T* __restrict p, T* __restrict g, T* __restrict m, T* __restrict
   }
 }
 
-template <typename T, Decay kDecay, bool kAms, bool kOps>
+template <typename T, Decay kDecay, bool kAms, bool kOps, bool kScaled>
 void adam_tensor(T* p, T* g, T* m, T* v, T* vmax, int64_t n, const AdamCoefOf<compute_t<T>, kOps>& k,
-                 const float* grad_scale) {
+                 float grad_scale) {
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    vectorized([&] { adam_range<T, kDecay, kAms, kOps>(p, g, m, v, vmax, b, e, k, grad_scale); });
+    vectorized([&] { adam_range<T, kDecay, kAms, kOps, kScaled>(p, g, m, v, vmax, b, e, k, grad_scale); });
   });
 }
 
@@ -94,14 +97,16 @@ template <typename T, bool kOps> void adam_one(const common::FusedAdamArgs& a, s
   AdamCoefOf<compute_t<T>, kOps> k;
   if constexpr (kOps) k = fused::adam_ops_coef<compute_t<T>>(a.h, step);
   else k = fused::adam_coef<compute_t<T>>(a.h, step);
-  with_bool(a.h.amsgrad, [&](auto ams) {
-    auto run = [&](auto kind) {
-      adam_tensor<T, decltype(kind)::value, ams, kOps>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(), x.data<T>(),
-                                                       n, k, grad_scale_of(t));
-    };
-    if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{});
-    if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{});
-    if (decay == Decay::decoupled) run(std::integral_constant<Decay, Decay::decoupled>{});
+  with_grad_scale(t, [&](auto scaled, float scale) {
+    with_bool(a.h.amsgrad, [&](auto ams) {
+      auto run = [&](auto kind) {
+        adam_tensor<T, decltype(kind)::value, ams, kOps, scaled>(p.data<T>(), g.data<T>(), m.data<T>(), v.data<T>(),
+                                                                 x.data<T>(), n, k, scale);
+      };
+      if (decay == Decay::none) run(std::integral_constant<Decay, Decay::none>{});
+      if (decay == Decay::l2) run(std::integral_constant<Decay, Decay::l2>{});
+      if (decay == Decay::decoupled) run(std::integral_constant<Decay, Decay::decoupled>{});
+    });
   });
   for (const Dense* d : {&p, &m, &v, &x}) d->finish();
   if (t.grad_scale.defined()) g.finish();
@@ -119,22 +124,22 @@ template <bool kDecoupled, bool kOps> Tensors k_adam(const ArgReader& a, const K
 }
 
 // Elements [b, e) of one SGD step, written to vectorise as adam_range.
-template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
+template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov, bool kScaled>
 void sgd_range(T* __restrict p, T* __restrict g, T* __restrict buf, int64_t b, int64_t e,
-               const fused::SgdCoef<compute_t<T>> k, const float* grad_scale) {
+               const fused::SgdCoef<compute_t<T>> k, float grad_scale) {
   using C = compute_t<T>;
   for (int64_t i = b; i < e; ++i) {
     C pi = C(p[i]), bi = kMom && !kFirst ? C(buf[i]) : C(0);
-    fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, grad_at(g, i, grad_scale), pi, bi);
+    fused::sgd_element<C, kDecay, kMom, kFirst, kNesterov>(k, grad_at<kScaled>(g, i, grad_scale), pi, bi);
     p[i] = T(pi);
     if constexpr (kMom) buf[i] = T(bi);
   }
 }
 
-template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov>
-void sgd_tensor(T* p, T* g, T* buf, int64_t n, const fused::SgdCoef<compute_t<T>>& k, const float* grad_scale) {
+template <typename T, bool kDecay, bool kMom, bool kFirst, bool kNesterov, bool kScaled>
+void sgd_tensor(T* p, T* g, T* buf, int64_t n, const fused::SgdCoef<compute_t<T>>& k, float grad_scale) {
   parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    vectorized([&] { sgd_range<T, kDecay, kMom, kFirst, kNesterov>(p, g, buf, b, e, k, grad_scale); });
+    vectorized([&] { sgd_range<T, kDecay, kMom, kFirst, kNesterov, kScaled>(p, g, buf, b, e, k, grad_scale); });
   });
 }
 
@@ -143,11 +148,13 @@ template <typename T> void sgd_one(const common::FusedSgdArgs& a, size_t i) {
   Dense p(t.params[i]), g(t.grads[i]), buf(entry(t.exp_avgs, i));
   const int64_t n = t.params[i].numel();
   const auto k = fused::sgd_coef<compute_t<T>>(a.h);
-  with_bool(a.h.weight_decay != 0, [&](auto decay) {
-    with_bool(a.h.has_momentum, [&](auto mom) {
-      with_bool(a.h.is_first_step, [&](auto first) {
-        with_bool(a.h.nesterov, [&](auto nesterov) {
-          sgd_tensor<T, decay, mom, first, nesterov>(p.data<T>(), g.data<T>(), buf.data<T>(), n, k, grad_scale_of(t));
+  with_grad_scale(t, [&](auto scaled, float scale) {
+    with_bool(a.h.weight_decay != 0, [&](auto decay) {
+      with_bool(a.h.has_momentum, [&](auto mom) {
+        with_bool(a.h.is_first_step, [&](auto first) {
+          with_bool(a.h.nesterov, [&](auto nesterov) {
+            sgd_tensor<T, decay, mom, first, nesterov, scaled>(p.data<T>(), g.data<T>(), buf.data<T>(), n, k, scale);
+          });
         });
       });
     });
