@@ -6,6 +6,7 @@
 #include <set>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/backend/common/activation_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
@@ -193,6 +194,17 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::flip, flip_math, all},
       {O::repeat_interleave, repeat_interleave_math, all},
       {O::diag, diag_math, all},
+      {O::elu, elu_math, floats},
+      {O::selu, selu_math, floats},
+      {O::celu, celu_math, floats},
+      {O::hardtanh, hardtanh_math, floats},
+      {O::relu6, relu6_math, floats},
+      {O::hardsigmoid, hardsigmoid_math, floats},
+      {O::hardswish, hardswish_math, floats},
+      {O::mish, mish_math, floats},
+      {O::logsigmoid, logsigmoid_math, floats},
+      {O::softsign, softsign_math, floats},
+      {O::normalize, normalize_math, floats},
       {O::pad, pad_math, all},
       {O::constant_pad_nd, constant_pad_nd_math, all},
       {O::reflection_pad1d, index_pad_op_math<O::reflection_pad1d>, all},

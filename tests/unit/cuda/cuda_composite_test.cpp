@@ -92,6 +92,9 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
     EXPECT_TRUE(same_on_cuda(OpId::flip, {x, Dims{0, -1}}));
     EXPECT_TRUE(same_on_cuda(OpId::diag, {input({5}, dt), int64_t(-2)}));
+    for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid,
+                    OpId::hardswish, OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
+      EXPECT_TRUE(same_on_cuda(op, {x * 4.0}, 4)) << op_name(op);
     EXPECT_TRUE(same_on_cuda(OpId::diag, {input({4, 6}, dt).t(), int64_t(1)}));
     EXPECT_TRUE(same_on_cuda(OpId::diagonal_backward, {input({3, 4}, dt), Dims{3, 4, 5}, int64_t(1), int64_t(2), int64_t(0)}));
     EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));

@@ -102,6 +102,9 @@ void reduction_family() {
   run(OpId::topk, {a, int64_t(1)});
   run(OpId::scaled_dot_product_attention, {a, a, a});
   for (OpId op : {OpId::kl_div, OpId::huber_loss}) run(op, {a, abs(a)});
+  for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid, OpId::hardswish,
+                  OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
+    run(op, {a});
   run(OpId::pad, {a, Dims{1, 1, 2, 0}, std::string("reflect")});
   run(OpId::constant_pad_nd, {a, Dims{1, 2}});
   run(OpId::einsum, {std::string("ijk,ikl->ijl"), std::vector<Tensor>{a, a.transpose(1, 2)}});
