@@ -9,6 +9,7 @@
 #include "runtime/backend/common/activation_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
+#include "runtime/backend/common/rnn_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -205,6 +206,10 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::logsigmoid, logsigmoid_math, floats},
       {O::softsign, softsign_math, floats},
       {O::normalize, normalize_math, floats},
+      {O::lstm_cell, lstm_cell_math, floats},
+      {O::gru_cell, gru_cell_math, floats},
+      {O::rnn_tanh_cell, rnn_tanh_cell_math, floats},
+      {O::rnn_relu_cell, rnn_relu_cell_math, floats},
       {O::pad, pad_math, all},
       {O::constant_pad_nd, constant_pad_nd_math, all},
       {O::reflection_pad1d, index_pad_op_math<O::reflection_pad1d>, all},

@@ -37,8 +37,9 @@ TEST(AmpPolicyTable, InPlaceOpsAreNeverListed) {
 TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   using V = std::vector<std::string>;
   EXPECT_EQ(names(DeviceType::cuda, Policy::lower_precision_fp),
-            (V{"prelu", "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "addr", "mv", "scaled_dot_product_attention", "einsum", "linear", "conv1d",
-               "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
+            (V{"prelu", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "matmul", "mm", "bmm", "addmm", "addbmm",
+               "baddbmm", "addmv", "addr", "mv", "scaled_dot_product_attention", "einsum", "linear", "conv1d", "conv2d",
+               "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "cumprod", "softmax", "log_softmax"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::promote), (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot"}));

@@ -95,6 +95,13 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid,
                     OpId::hardswish, OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
       EXPECT_TRUE(same_on_cuda(op, {x * 4.0}, 4)) << op_name(op);
+    const Tensor in = input({2, 3}, dt), h = input({2, 4}, dt, 1.0);
+    EXPECT_TRUE(same_on_cuda(OpId::lstm_cell, {in, std::vector<Tensor>{h, input({2, 4}, dt, 2.0)}, input({16, 3}, dt, 3.0),
+                                               input({16, 4}, dt, 4.0), input({16}, dt, 5.0), input({16}, dt, 6.0)}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::gru_cell, {in, h, input({12, 3}, dt, 3.0), input({12, 4}, dt, 4.0),
+                                              input({12}, dt, 5.0), input({12}, dt, 6.0)}, 8));
+    for (OpId op : {OpId::rnn_tanh_cell, OpId::rnn_relu_cell})
+      EXPECT_TRUE(same_on_cuda(op, {in, h, input({4, 3}, dt, 3.0), input({4, 4}, dt, 4.0)}, 8)) << op_name(op);
     EXPECT_TRUE(same_on_cuda(OpId::diag, {input({4, 6}, dt).t(), int64_t(1)}));
     EXPECT_TRUE(same_on_cuda(OpId::diagonal_backward, {input({3, 4}, dt), Dims{3, 4, 5}, int64_t(1), int64_t(2), int64_t(0)}));
     EXPECT_TRUE(same_on_cuda(OpId::repeat_interleave, {x, int64_t(3), int64_t(1)}));

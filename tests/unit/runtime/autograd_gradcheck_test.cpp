@@ -306,6 +306,19 @@ std::vector<Sample> samples() {
       {"softsign", O::softsign, [=](Rand& r) { return Args{r.uniform({3, 4}, -4, 4)}; }},
       {"normalize", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0, int64_t(1), 1e-12}; }},
       {"normalize_p1_dim0", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 1.0, int64_t(0), 1e-12}; }},
+      {"lstm_cell", O::lstm_cell, [=](Rand& r) {
+         return Args{T(r, {2, 3}), std::vector<Tensor>{T(r, {2, 4}), T(r, {2, 4})}, T(r, {16, 3}), T(r, {16, 4}),
+                     T(r, {16}), T(r, {16})};
+       }},
+      {"gru_cell", O::gru_cell, [=](Rand& r) {
+         return Args{T(r, {2, 3}), T(r, {2, 4}), T(r, {12, 3}), T(r, {12, 4}), T(r, {12}), T(r, {12})};
+       }},
+      {"rnn_tanh_cell", O::rnn_tanh_cell, [=](Rand& r) {
+         return Args{T(r, {3}), T(r, {4}), T(r, {4, 3}), T(r, {4, 4}), T(r, {4}), T(r, {4})};
+       }},
+      {"rnn_relu_cell_no_bias", O::rnn_relu_cell, [=](Rand& r) {
+         return Args{T(r, {2, 3}), T(r, {2, 4}), T(r, {4, 3}), T(r, {4, 4})};
+       }},
       {"kl_div", O::kl_div, [=](Rand& r) { return Args{T(r, {3, 4}), P(r, {3, 4}), "batchmean"}; }},
       {"kl_div_log_target", O::kl_div, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "sum", true}; }},
       {"smooth_l1_loss", O::smooth_l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean", 0.5}; }},
@@ -586,7 +599,7 @@ const std::set<std::string> kSecondOrder = {
     "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "group_norm_backward", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
     "scatter", "scatter_add_src_larger", "diagonal", "diag_vector", "elu", "selu", "mish", "logsigmoid", "softsign",
-    "normalize",
+    "normalize", "lstm_cell", "gru_cell",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)

@@ -105,6 +105,10 @@ void reduction_family() {
   for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid, OpId::hardswish,
                   OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
     run(op, {a});
+  const Tensor x = X({2, 3}), h = X({2, 4}, DType::float32, 1.0);
+  run(OpId::lstm_cell, {x, std::vector<Tensor>{h, h}, X({16, 3}), X({16, 4}), X({16}), X({16})});
+  run(OpId::gru_cell, {x, h, X({12, 3}), X({12, 4}), X({12}), X({12})});
+  for (OpId op : {OpId::rnn_tanh_cell, OpId::rnn_relu_cell}) run(op, {x, h, X({4, 3}), X({4, 4})});
   run(OpId::pad, {a, Dims{1, 1, 2, 0}, std::string("reflect")});
   run(OpId::constant_pad_nd, {a, Dims{1, 2}});
   run(OpId::einsum, {std::string("ijk,ikl->ijl"), std::vector<Tensor>{a, a.transpose(1, 2)}});
