@@ -9,6 +9,7 @@
 #include "runtime/backend/common/activation_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
+#include "runtime/backend/common/pool1d_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -207,6 +208,9 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::softsign, softsign_math, floats},
       {O::normalize, normalize_math, floats},
       {O::lstm_cell, lstm_cell_math, floats},
+      {O::max_pool1d, max_pool1d_math, floats},
+      {O::avg_pool1d, avg_pool1d_math, floats},
+      {O::adaptive_avg_pool1d, adaptive_avg_pool1d_math, floats},
       {O::gru_cell, gru_cell_math, floats},
       {O::rnn_tanh_cell, rnn_tanh_cell_math, floats},
       {O::rnn_relu_cell, rnn_relu_cell_math, floats},

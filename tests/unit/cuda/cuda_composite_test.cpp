@@ -95,6 +95,9 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid,
                     OpId::hardswish, OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
       EXPECT_TRUE(same_on_cuda(op, {x * 4.0}, 4)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::max_pool1d, {x, Dims{3}, Dims{2}, Dims{1}, Dims{2}, true}));
+    EXPECT_TRUE(same_on_cuda(OpId::avg_pool1d, {x, Dims{4}, Dims{2}, Dims{1}, true, false}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::adaptive_avg_pool1d, {x, Dims{4}}, 4));
     const Tensor in = input({2, 3}, dt), h = input({2, 4}, dt, 1.0);
     EXPECT_TRUE(same_on_cuda(OpId::lstm_cell, {in, std::vector<Tensor>{h, input({2, 4}, dt, 2.0)}, input({16, 3}, dt, 3.0),
                                                input({16, 4}, dt, 4.0), input({16}, dt, 5.0), input({16}, dt, 6.0)}, 8));

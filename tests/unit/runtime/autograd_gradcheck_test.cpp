@@ -306,6 +306,9 @@ std::vector<Sample> samples() {
       {"softsign", O::softsign, [=](Rand& r) { return Args{r.uniform({3, 4}, -4, 4)}; }},
       {"normalize", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0, int64_t(1), 1e-12}; }},
       {"normalize_p1_dim0", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 1.0, int64_t(0), 1e-12}; }},
+      {"max_pool1d", O::max_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 9}), Dims{3}, Dims{2}, Dims{1}}; }},
+      {"avg_pool1d", O::avg_pool1d, [=](Rand& r) { return Args{T(r, {3, 8}), Dims{3}, Dims{2}, Dims{1}, true, false}; }},
+      {"adaptive_avg_pool1d", O::adaptive_avg_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 7}), Dims{3}}; }},
       {"lstm_cell", O::lstm_cell, [=](Rand& r) {
          return Args{T(r, {2, 3}), std::vector<Tensor>{T(r, {2, 4}), T(r, {2, 4})}, T(r, {16, 3}), T(r, {16, 4}),
                      T(r, {16}), T(r, {16})};

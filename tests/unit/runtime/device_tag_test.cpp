@@ -105,6 +105,9 @@ void reduction_family() {
   for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid, OpId::hardswish,
                   OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
     run(op, {a});
+  run(OpId::max_pool1d, {X({2, 3, 9}), Dims{3}});
+  run(OpId::avg_pool1d, {X({3, 8}), Dims{2}});
+  run(OpId::adaptive_avg_pool1d, {X({2, 3, 7}), Dims{3}});
   const Tensor x = X({2, 3}), h = X({2, 4}, DType::float32, 1.0);
   run(OpId::lstm_cell, {x, std::vector<Tensor>{h, h}, X({16, 3}), X({16, 4}), X({16}), X({16})});
   run(OpId::gru_cell, {x, h, X({12, 3}), X({12, 4}), X({12}), X({12})});
