@@ -8,6 +8,7 @@
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/common/activation_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
+#include "runtime/backend/common/loss_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/backend/common/pool1d_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
@@ -22,12 +23,6 @@ namespace {
 
 using O = OpId;
 
-Tensor reduce(const Tensor& loss, const std::string& reduction, std::string_view op) {
-  if (reduction == "none") return loss;
-  if (reduction == "sum") return sum(loss);
-  AMPS_CHECK(reduction == "mean", "{}: {} is not a valid value for reduction", op, reduction);
-  return mean(loss);
-}
 
 // The additive mask of [L, S] lower-triangular attention (is_causal: query i sees keys 0..i).
 Tensor causal_bias(int64_t L, int64_t S, DType dt, Device dev) {
@@ -54,6 +49,13 @@ void check_sdpa_inputs(const Tensor& q, const Tensor& k, const Tensor& v) {
 }
 
 }  // namespace
+
+Tensor reduce_loss(const Tensor& loss, const std::string& reduction, std::string_view op) {
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return sum(loss);
+  AMPS_CHECK(reduction == "mean", "{}: {} is not a valid value for reduction", op, reduction);
+  return mean(loss);
+}
 
 // scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, *, scale, enable_gqa):
 // softmax(query @ key^T * scale + bias) @ value, bias from the causal mask or attn_mask (bool: True attends;
@@ -98,7 +100,7 @@ Tensors kl_div_math(Args& args) {
   if (red == "batchmean") return {x.dim() == 0 ? sum(loss) : sum(loss) / double(x.size(0))};
   AMPS_CHECK(red == "none" || red == "sum" || red == "mean", "kl_div: {} is not a valid value for reduction "
              "(none, batchmean, sum or mean)", red);
-  return {reduce(loss, red, "kl_div")};
+  return {reduce_loss(loss, red, "kl_div")};
 }
 
 // huber_loss(input, target, reduction, delta): 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta); that is
@@ -109,7 +111,7 @@ Tensors huber_loss_math(Args& args) {
   AMPS_CHECK(delta > 0, "huber_loss does not support non-positive values for delta.");
   Tensor d = a.tensor(0) - a.tensor(1), ad = abs(d);
   Tensor loss = where(lt(ad, delta), d * d * 0.5, (ad - 0.5 * delta) * delta);
-  return {reduce(loss, a.str(2), "huber_loss")};
+  return {reduce_loss(loss, a.str(2), "huber_loss")};
 }
 
 // roll(input, shifts, dims): elements shifted along each dim, wrapping around (the flattened tensor when dims is
@@ -209,6 +211,12 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::normalize, normalize_math, floats},
       {O::lstm_cell, lstm_cell_math, floats},
       {O::max_pool1d, max_pool1d_math, floats},
+      {O::margin_ranking_loss, margin_ranking_loss_math, floats},
+      {O::hinge_embedding_loss, hinge_embedding_loss_math, floats},
+      {O::soft_margin_loss, soft_margin_loss_math, floats},
+      {O::triplet_margin_loss, triplet_margin_loss_math, floats},
+      {O::poisson_nll_loss, poisson_nll_loss_math, floats},
+      {O::multi_margin_loss, multi_margin_loss_math, floats},
       {O::avg_pool1d, avg_pool1d_math, floats},
       {O::adaptive_avg_pool1d, adaptive_avg_pool1d_math, floats},
       {O::gru_cell, gru_cell_math, floats},

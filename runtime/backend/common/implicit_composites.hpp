@@ -1,7 +1,8 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
 // backend), kl_div, huber_loss, roll, flip, repeat_interleave and diag here, einsum (einsum.hpp), pad and its
 // padding ops (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp), the activations
-// (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp).
+// (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), the
+// composed losses (loss_composites.hpp).
 // Each is written with the dispatching functions, so the one definition serves as the kernel of every backend (run
 // below the autograd layer: nothing is recorded) and as the op's differentiable decomposition
 // (runtime/autograd/rules.cpp: recorded op by op, so gradients of any order follow). implicit_composites() lists
@@ -13,6 +14,9 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 
 namespace amps::rt::common {
+
+// A loss per element reduced as reduction says ("none", "sum" or "mean"; [op] names the op in the error).
+Tensor reduce_loss(const Tensor& loss, const std::string& reduction, std::string_view op);
 
 // Each takes the op's complete, schema-ordered arguments.
 Tensors sdpa_math(Args& args);

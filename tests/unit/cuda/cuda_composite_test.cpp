@@ -95,6 +95,13 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid,
                     OpId::hardswish, OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
       EXPECT_TRUE(same_on_cuda(op, {x * 4.0}, 4)) << op_name(op);
+    const Tensor sign = gt(input({2, 3, 10}, dt), Scalar(0.0)).to(dt) * 2.0 - 1.0;
+    EXPECT_TRUE(same_on_cuda(OpId::margin_ranking_loss, {x, y, sign, 0.1, std::string("none")}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::hinge_embedding_loss, {x, sign}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::soft_margin_loss, {x, sign, std::string("sum")}, 60));
+    EXPECT_TRUE(same_on_cuda(OpId::triplet_margin_loss, {x, y, input({2, 3, 10}, dt, 2.0)}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::poisson_nll_loss, {x, abs(y)}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::multi_margin_loss, {input({3, 4}, dt), make({3, 0, 2}, {3}, DType::int64)}, 8));
     EXPECT_TRUE(same_on_cuda(OpId::max_pool1d, {x, Dims{3}, Dims{2}, Dims{1}, Dims{2}, true}));
     EXPECT_TRUE(same_on_cuda(OpId::avg_pool1d, {x, Dims{4}, Dims{2}, Dims{1}, true, false}, 4));
     EXPECT_TRUE(same_on_cuda(OpId::adaptive_avg_pool1d, {x, Dims{4}}, 4));

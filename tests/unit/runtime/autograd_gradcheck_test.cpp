@@ -306,6 +306,24 @@ std::vector<Sample> samples() {
       {"softsign", O::softsign, [=](Rand& r) { return Args{r.uniform({3, 4}, -4, 4)}; }},
       {"normalize", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 2.0, int64_t(1), 1e-12}; }},
       {"normalize_p1_dim0", O::normalize, [=](Rand& r) { return Args{T(r, {3, 4}), 1.0, int64_t(0), 1e-12}; }},
+      {"margin_ranking_loss", O::margin_ranking_loss, [=](Rand& r) {
+         return Args{T(r, {6}), T(r, {6}), Tensor::from_doubles({1, -1, 1, 1, -1, -1}, {6}, DType::float64), 0.1, "sum"};
+       }},
+      {"hinge_embedding_loss", O::hinge_embedding_loss, [=](Rand& r) {
+         return Args{T(r, {2, 3}), Tensor::from_doubles({1, -1, -1, 1, -1, 1}, {2, 3}, DType::float64), 0.5, "mean"};
+       }},
+      {"soft_margin_loss", O::soft_margin_loss, [=](Rand& r) {
+         return Args{T(r, {2, 3}), Tensor::from_doubles({1, -1, -1, 1, -1, 1}, {2, 3}, DType::float64), "none"};
+       }},
+      {"triplet_margin_loss", O::triplet_margin_loss, [=](Rand& r) {
+         return Args{T(r, {3, 4}), T(r, {3, 4}), T(r, {3, 4}), 2.0, 2.0, 1e-6, true, "mean"};
+       }},
+      {"poisson_nll_loss", O::poisson_nll_loss, [=](Rand& r) {
+         return Args{r.uniform({2, 3}, 0.5, 2), r.uniform({2, 3}, 0, 4), false, true, 1e-8, "mean"};
+       }},
+      {"multi_margin_loss", O::multi_margin_loss, [=](Rand& r) {
+         return Args{T(r, {3, 4}), Tensor::from_doubles({3, 0, 2}, {3}, DType::int64), int64_t(2), 0.9, T(r, {4}), "sum"};
+       }},
       {"max_pool1d", O::max_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 9}), Dims{3}, Dims{2}, Dims{1}}; }},
       {"avg_pool1d", O::avg_pool1d, [=](Rand& r) { return Args{T(r, {3, 8}), Dims{3}, Dims{2}, Dims{1}, true, false}; }},
       {"adaptive_avg_pool1d", O::adaptive_avg_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 7}), Dims{3}}; }},

@@ -252,6 +252,13 @@ void loss_family() {
     run(OpId::cosine_embedding_loss, {logits, b, Xv({1, -1}, {2}), 0.0, red});
   }
   run(OpId::cross_entropy, {X({3}), Xv({1}, {}, DType::int64)});
+  const Tensor sign = Xv({1, -1, 1, -1, 1, -1}, {2, 3});
+  run(OpId::margin_ranking_loss, {logits, b, sign});
+  run(OpId::hinge_embedding_loss, {logits, sign});
+  run(OpId::soft_margin_loss, {logits, sign});
+  run(OpId::triplet_margin_loss, {logits, b, X({2, 3}, DType::float32, 2.0)});
+  run(OpId::poisson_nll_loss, {logits, probs});
+  run(OpId::multi_margin_loss, {logits, target});
   run(OpId::cosine_similarity, {logits, b});
   run(OpId::cosine_similarity, {X({3}), X({3}, DType::float32, 1.0), int64_t(0)});
 }
