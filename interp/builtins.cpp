@@ -93,9 +93,7 @@ Value b_int(Interp& in, CallArgs& a) {
   const Value& v = r.get(0);
   if (v.is_int() || v.is_bool()) return Value(v.as_int());
   if (v.is_float()) {
-    const double d = v.as_float();
-    if (!std::isfinite(d)) Interp::fail("ValueError", "cannot convert " + format_float(d) + " to int", a.span);
-    return int_of_integral_double(std::trunc(d), a.span);
+    return int_of_integral_double(std::trunc(v.as_float()), a.span);  // Python's errors for NaN and infinities
   }
   if (v.is(ObjKind::Str)) return parse_number(v.as<Str>()->value, true, a.span);
   Value m = in.find_attr(v, intern("item"));

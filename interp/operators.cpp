@@ -87,7 +87,11 @@ Value float_arith(BinaryOp op, double a, double b, const Span& where) {
     }
     case BinaryOp::Pow:
       if (a == 0 && b < 0) Interp::fail("ZeroDivisionError", "0.0 cannot be raised to a negative power", where);
-      return Value(std::pow(a, b));
+      if (const double r = std::pow(a, b); std::isinf(r) && std::isfinite(a) && std::isfinite(b)) {
+        Interp::fail("OverflowError", "(34, 'Numerical result out of range')", where);  // Python's float_pow
+      } else {
+        return Value(r);
+      }
     default: return Value::undef();
   }
 }
