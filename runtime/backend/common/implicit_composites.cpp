@@ -167,6 +167,19 @@ Tensors diag_math(Args& args) {
   return {call_op(O::diagonal_backward, x, Dims{n, n}, k, int64_t(0), int64_t(1))};
 }
 
+// masked_select(input, mask): input and the bool mask broadcast together, the selected elements in row-major order
+// (an index_select of the flattened input at the mask's nonzero positions: a host read of the mask on a device, as
+// PyTorch's).
+Tensors masked_select_math(Args& args) {
+  ArgReader a(O::masked_select, args);
+  const Tensor& x = a.tensor(0);
+  const Tensor& mask = a.tensor(1);
+  AMPS_CHECK(mask.dtype() == DType::bool_, "masked_select: expected BoolTensor for mask");
+  const Dims shape = broadcast_shapes(x.sizes(), mask.sizes(), "masked_select");
+  const Tensor where_true = call_op(O::nonzero, mask.expand(shape).reshape({-1})).reshape({-1});
+  return {index_select(x.expand(shape).reshape({-1}), 0, where_true)};
+}
+
 // repeat_interleave(input, repeats, dim): each element repeated [repeats] times in place along dim (the flattened
 // input when dim is None).
 Tensors repeat_interleave_math(Args& args) {
@@ -198,6 +211,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::flip, flip_math, all},
       {O::repeat_interleave, repeat_interleave_math, all},
       {O::diag, diag_math, all},
+      {O::masked_select, masked_select_math, all},
       {O::elu, elu_math, floats},
       {O::selu, selu_math, floats},
       {O::celu, celu_math, floats},

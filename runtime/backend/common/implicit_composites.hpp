@@ -1,5 +1,5 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
-// backend), kl_div, huber_loss, roll, flip, repeat_interleave and diag here, einsum (einsum.hpp), pad and its
+// backend), kl_div, huber_loss, roll, flip, repeat_interleave, diag and masked_select here, einsum (einsum.hpp), pad and its
 // padding ops (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp), the activations
 // (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), the
 // composed losses (loss_composites.hpp).

@@ -92,6 +92,7 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
     EXPECT_TRUE(same_on_cuda(OpId::flip, {x, Dims{0, -1}}));
     EXPECT_TRUE(same_on_cuda(OpId::diag, {input({5}, dt), int64_t(-2)}));
+    EXPECT_TRUE(same_on_cuda(OpId::masked_select, {x, make({1, 0, 1}, {3, 1}, DType::bool_)}));
     for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid,
                     OpId::hardswish, OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
       EXPECT_TRUE(same_on_cuda(op, {x * 4.0}, 4)) << op_name(op);

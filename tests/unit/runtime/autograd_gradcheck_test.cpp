@@ -395,6 +395,9 @@ std::vector<Sample> samples() {
       {"diagonal_backward", O::diagonal_backward, [=](Rand& r) {
          return Args{T(r, {4, 3}), Dims{3, 4, 5}, int64_t(-1), int64_t(2), int64_t(0)};
        }},
+      {"masked_select", O::masked_select, [=](Rand& r) {
+         return Args{T(r, {2, 3}), Tensor::from_doubles({1, 0, 1}, {3}, DType::bool_)};
+       }},
       {"diag_vector", O::diag, [=](Rand& r) { return Args{T(r, {3}), int64_t(-2)}; }},
       {"diag_matrix", O::diag, [=](Rand& r) { return Args{T(r, {3, 4}), int64_t(1)}; }},
       {"slice_backward", O::slice_backward, [=](Rand& r) {
