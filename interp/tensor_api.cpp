@@ -258,6 +258,7 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("manual_seed", b_manual_seed);
   in.def_native("allclose", b_allclose);
   in.def_native("equal", b_equal);
+  in.def_native("unique", b_unique);
   install_dtypes_and_devices(in);
 }
 
@@ -279,6 +280,23 @@ std::optional<rt::DType> script_dtype(const Value& v) { return dtype_value(v); }
 Value b_allclose(Interp& in, CallArgs& a) {
   Value close = call_op(in, rt::OpId::isclose, a);
   return Value(rt::dispatch(rt::OpId::all, {to_tensor(close, a.span)})[0].item<bool>());
+}
+
+// unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None), torch.unique: the distinct values
+// (ascending), with each element's index among them and/or their counts when asked (a tuple then, in that order).
+Value b_unique(Interp& in, CallArgs& a) {
+  ArgReader r(a, "unique", {"input", "sorted", "return_inverse", "return_counts", "dim"});
+  const rt::Tensor x = to_tensor(r.required(0), a.span);
+  if (r.has(4) && !r.get(4).is_none())
+    Interp::fail("NotImplementedError", "unique(dim=...) is not supported; flatten or loop over the slices", a.span);
+  const bool inverse = r.has(2) && in.truthy(r.get(2)), counts = r.has(3) && in.truthy(r.get(3));
+  const bool sorted = !r.has(1) || in.truthy(r.get(1));
+  const rt::Tensors out = rt::dispatch(rt::OpId::_unique2, {x, sorted, inverse, counts});
+  if (!inverse && !counts) return wrap(out[0]);
+  std::vector<Value> items{wrap(out[0])};
+  if (inverse) items.push_back(wrap(out[1]));
+  if (counts) items.push_back(wrap(out[2]));
+  return make_tuple(std::move(items));
 }
 
 // equal(input, other): the same shape and equal elements, as a bool.

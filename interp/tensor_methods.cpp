@@ -110,6 +110,7 @@ const MethodMap& special_methods() {
     add(m, "tolist", [](Interp&, CallArgs& a) { return to_list(self_of(a)); });
     add(m, "allclose", b_allclose);
     add(m, "equal", b_equal);
+    add(m, "unique", b_unique);
     add(m, "numel", [](Interp&, CallArgs& a) { return Value(self_of(a).numel()); });
     add(m, "dim", [](Interp&, CallArgs& a) { return Value(self_of(a).dim()); });
     add(m, "size", m_size);

@@ -6,6 +6,7 @@
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/common/nn_args.hpp"
+#include "runtime/backend/common/unique_kernel.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
@@ -332,6 +333,7 @@ void register_portable_kernels(cpu::KernelTable& t) {
   t.add(OpId::diagonal_backward, k_diagonal_backward);
   t.add(OpId::nonzero, k_nonzero);
   t.add(OpId::argwhere, k_nonzero);
+  register_unique_kernel(t);
   register_implicit_composites(t);
 }
 

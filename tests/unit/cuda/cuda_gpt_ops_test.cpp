@@ -104,6 +104,8 @@ TEST_F(Cuda, GatherScatterAndScatterAddMatchTheCpu) {
                                            ids({9, 10, 11}, {1, 3})}));
   for (const Tensor& x : {ids({0, 3, 0, -1, 0, 0, 2, 0}, {2, 2, 2}), ids({0, 0}, {2}), ids({1}, {}, DType::bool_)})
     for (OpId op : {OpId::nonzero, OpId::argwhere}) EXPECT_TRUE(same_on_cuda(op, {x}));
+  EXPECT_TRUE(same_on_cuda(OpId::_unique2, {ids({3, 1, 3, 2, 1, 1}, {2, 3}), true, true, true}));
+  EXPECT_TRUE(same_on_cuda(OpId::_unique2, {input({4, 5}, DType::float32), true, true, true}));
 }
 
 TEST_F(Cuda, LayerNormVarStdMatchTheCpu) {

@@ -163,6 +163,7 @@ void indexing_family() {
   }
   for (OpId op : {OpId::nonzero, OpId::argwhere}) run(op, {Xv({0, 1, 0, 2, 0, 0}, {2, 3})});
   run(OpId::masked_select, {a, Xv({1, 0, 1, 1}, {4}, DType::bool_)});
+  run(OpId::_unique2, {Xv({3, 1, 3, 2}, {2, 2}), true, true, true});
   for (OpId op : {OpId::scatter_, OpId::scatter_add_}) run(op, {a.clone(), int64_t(0), Xv({0, 1, 2, 0, 2, 1, 0, 1}, {2, 4}, DType::int64), X({2, 4})});
   run(OpId::index_copy_, {a.clone(), int64_t(0), idx, X({2, 4})});
   run(OpId::index_select, {a, int64_t(1), Tensor::scalar(int64_t(2))});
