@@ -548,6 +548,9 @@ void elementwise_rules(Table& t) {
   // a - floor(a / b) * b (PyTorch: other gets -grad * self.div(other, rounding_mode="floor")).
   t[size_t(O::remainder)] = {in_(0) | in_(1), [](C c) {
     return c.grads([&] { return c.g(); }, [&] { return neg(c.g() * div(c.in(0), c.in(1), "floor")); }); }};
+  // a - trunc(a / b) * b (PyTorch: other gets -grad * self.div(other, rounding_mode="trunc")).
+  t[size_t(O::fmod)] = {in_(0) | in_(1), [](C c) {
+    return c.grads([&] { return c.g(); }, [&] { return neg(c.g() * div(c.in(0), c.in(1), "trunc")); }); }};
   t[size_t(O::clamp)] = {in_(0), [](C c) {
     Tensor x = c.in(0), g = c.g();
     if (!c.a.is_none(1)) g = keep_where(ge(x, c.a.scalar(1)), g);
@@ -685,7 +688,7 @@ void shape_rules(Table& t) {
   t[size_t(O::split_sizes)] = {0, unsplit_rule};
   t[size_t(O::chunk)] = {0, unsplit_rule};
   t[size_t(O::index_select)] = {in_(2), [](C c) {
-    return Tensors{op(O::index_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g())}; }};
+    return Tensors{op(O::index_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g(), Scalar(1))}; }};
   t[size_t(O::gather)] = {in_(2), [](C c) {
     return Tensors{op(O::scatter_add, zeros_of(c, 0), c.a.i64(1), c.in(2), c.g())}; }};
   t[size_t(O::index_copy)] = {in_(2), [](C c) {
@@ -701,9 +704,11 @@ void shape_rules(Table& t) {
       Tensor row = where(lt(idx, Scalar(int64_t(0))), add(idx, Tensor::scalar(Scalar(n), DType::int64).to(idx.device())), idx);
       g = where(eq(row, pad).unsqueeze(1), num(0), g);
     }
-    return c.grads(nullptr, [&] { return op(O::index_add, zeros_of(c, 1), 0, idx, g); }); }};
+    return c.grads(nullptr, [&] { return op(O::index_add, zeros_of(c, 1), 0, idx, g, Scalar(1)); }); }};
   t[size_t(O::index_add)] = {in_(2), [](C c) {
-    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return index_select(c.g(), c.a.i64(1), c.in(2)); }); }};
+    return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] {
+      Tensor g = index_select(c.g(), c.a.i64(1), c.in(2));
+      return c.a.scalar(4).to_double() == 1.0 ? g : mul(g, wrap_number(c.a.scalar(4))); }); }};
   t[size_t(O::scatter_add)] = {in_(2), [](C c) {
     return c.grads([&] { return c.g(); }, nullptr, nullptr, [&] { return scattered_source_grad(c); }); }};
   t[size_t(O::scatter)] = {in_(2), [](C c) {  // the written positions take src's gradient, not input's
@@ -834,7 +839,9 @@ const Rule* rule_for(OpId op) {
     for (int i = 0; i < op_count; ++i) {
       OpId op = OpId(i);
       if (!op_has(op, opflag::diff)) continue;
-      if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_) {
+      // (copy_, zero_, fill_ and the random fills have rules of their own: they overwrite their input)
+      if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_ &&
+          !op_has(op, opflag::random)) {
         std::string_view id = op_id_name(op);
         if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
       }

@@ -267,13 +267,20 @@ Tensor index_copied(const ArgReader& a) {
   };
   Tensor ones = Tensor::empty(source.sizes(), acc, x.device());
   call(OpId::fill_, {ones, Scalar(1.0)});
-  const Tensor hit = call(OpId::gt, {call(OpId::index_add, {zeros_like_x(), dim, index, ones}), num(0)});
-  const Tensor sums = call(OpId::index_add, {zeros_like_x(), dim, index, as_dtype(source, acc)});
+  const Tensor hit = call(OpId::gt, {call(OpId::index_add, {zeros_like_x(), dim, index, ones, Scalar(1)}), num(0)});
+  const Tensor sums = call(OpId::index_add, {zeros_like_x(), dim, index, as_dtype(source, acc), Scalar(1)});
   return call(OpId::where, {hit, as_dtype(sums, x.dtype()), x});
 }
 Tensors k_index_copy(const ArgReader& a, const KernelContext&) { return {index_copied(a)}; }
 Tensors k_index_copy_(const ArgReader& a, const KernelContext&) {
   const Tensor out = index_copied(a);
+  return {call(OpId::copy_, {a.tensor(0), out})};
+}
+
+// index_add_(input, dim, index, source, alpha): index_add's result written back into input.
+Tensors k_index_add_(const ArgReader& a, const KernelContext&) {
+  Args args(a.args().begin(), a.args().end());
+  const Tensor out = dispatch(OpId::index_add, args)[0];
   return {call(OpId::copy_, {a.tensor(0), out})};
 }
 
@@ -333,6 +340,7 @@ void register_portable_kernels(cpu::KernelTable& t) {
   t.add(OpId::diagonal_backward, k_diagonal_backward);
   t.add(OpId::nonzero, k_nonzero);
   t.add(OpId::argwhere, k_nonzero);
+  t.add(OpId::index_add_, k_index_add_, cpu::kNumericDTypes);
   register_unique_kernel(t);
   register_implicit_composites(t);
 }

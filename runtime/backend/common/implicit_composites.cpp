@@ -8,9 +8,13 @@
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/common/activation_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
+#include "runtime/backend/common/elementwise_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
+#include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/backend/common/pool1d_composites.hpp"
+#include "runtime/backend/common/product_composites.hpp"
+#include "runtime/backend/common/reduction_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -251,6 +255,25 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::upsample_linear1d, upsample_op_math<O::upsample_linear1d>, all},
       {O::upsample_bilinear2d, upsample_op_math<O::upsample_bilinear2d>, all},
       {O::upsample_trilinear3d, upsample_op_math<O::upsample_trilinear3d>, all},
+      {O::frac, frac_math, floats},
+      {O::clamp_tensor, clamp_tensor_math, all},
+      {O::where_condition, where_condition_math, all},
+      {O::tile, tile_math, all},
+      {O::bernoulli, bernoulli_math, floats},
+      {O::nansum, nansum_math, all},
+      {O::nanmean, nanmean_math, all},
+      {O::count_nonzero, count_nonzero_math, all},
+      {O::aminmax, aminmax_math, all},
+      {O::median, median_math, all},
+      {O::median_dim, median_dim_math, all},
+      {O::kthvalue, kthvalue_math, all},
+      {O::vdot, vdot_math, all},
+      {O::cross, cross_math, all},
+      {O::bilinear, bilinear_math, floats},
+      {O::dist, dist_math, floats},
+      {O::pdist, pdist_math, floats},
+      {O::renorm, renorm_math, floats},
+      {O::rms_norm, rms_norm_math, floats},
   };
   return table;
 }

@@ -2,7 +2,9 @@
 // backend), kl_div, huber_loss, roll, flip, repeat_interleave, diag and masked_select here, einsum (einsum.hpp), pad and its
 // padding ops (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp), the activations
 // (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), the
-// composed losses (loss_composites.hpp).
+// composed losses (loss_composites.hpp), reductions such as median and nansum (reduction_composites.hpp), dist, pdist,
+// renorm and rms_norm (norm_composites.hpp), vdot, cross and bilinear (product_composites.hpp), and frac, clamp with
+// tensor bounds, where(condition), tile and bernoulli (elementwise_composites.hpp).
 // Each is written with the dispatching functions, so the one definition serves as the kernel of every backend (run
 // below the autograd layer: nothing is recorded) and as the op's differentiable decomposition
 // (runtime/autograd/rules.cpp: recorded op by op, so gradients of any order follow). implicit_composites() lists

@@ -15,7 +15,7 @@
 namespace amps::rt::cpu {
 namespace {
 
-enum class Bin { add, sub, mul, div, div_trunc, div_floor, pow, rem, max, min, atan2, eq, ne, lt, le, gt, ge, land, lor };
+enum class Bin { add, sub, mul, div, div_trunc, div_floor, pow, rem, fmod, max, min, atan2, eq, ne, lt, le, gt, ge, land, lor };
 
 bool is_bool_result(Bin op) { return op >= Bin::eq; }
 
@@ -28,6 +28,13 @@ template <typename C> C py_mod(C a, C b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
   }
   return r;
+}
+
+// C's remainder (the sign of the dividend), torch.fmod's.
+template <typename C> C c_mod(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) return std::fmod(a, b);
+  else if constexpr (std::is_signed_v<C>) return b == C(-1) ? C(0) : C(a % b);  // min % -1 traps in hardware
+  else return C(a % b);
 }
 
 // a / b for integers; min / -1 wraps to min (the hardware division would trap).
@@ -79,6 +86,7 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_div(a, b); });
     case Bin::div_floor: return map2<T, T>(o, x, y, [](C a, C b) { return floor_div(a, b); });
     case Bin::rem: return map2<T, T>(o, x, y, [](C a, C b) { return py_mod(a, b); });
+    case Bin::fmod: return map2<T, T>(o, x, y, [](C a, C b) { return c_mod(a, b); });
     case Bin::pow:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return C(std::pow(a, b)); });
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_pow(a, b); });
@@ -118,7 +126,8 @@ DType compute_dtype_for(Bin op, const Tensor& x, const Tensor& y) {
 void check_operands(Bin op, OpId id, DType dt, const Tensor& y) {
   AMPS_CHECK(!(op == Bin::sub && dt == DType::bool_), "Subtraction, the `-` operator, with two bool tensors is "
              "not supported. Use the `^` or `logical_xor()` operator instead.");
-  bool int_div = !is_floating(dt) && (op == Bin::div_trunc || op == Bin::div_floor || op == Bin::rem);
+  bool int_div = !is_floating(dt) && (op == Bin::div_trunc || op == Bin::div_floor || op == Bin::rem ||
+                                         op == Bin::fmod);
   if (int_div) {
     Tensor zero = Tensor::empty(y.sizes(), DType::bool_, y.device());
     compare<int64_t>(Bin::eq, zero, cast(y, DType::int64), Tensor::scalar(int64_t(0)));
@@ -210,6 +219,7 @@ AMPS_BINARY_KERNEL(mul_, Bin::mul, true)
 AMPS_BINARY_KERNEL(pow, Bin::pow, false)
 AMPS_BINARY_KERNEL(pow_, Bin::pow, true)
 AMPS_BINARY_KERNEL(remainder, Bin::rem, false)
+AMPS_BINARY_KERNEL(fmod, Bin::fmod, false)
 AMPS_BINARY_KERNEL(floor_divide, Bin::div_floor, false)
 AMPS_BINARY_KERNEL(maximum, Bin::max, false)
 AMPS_BINARY_KERNEL(minimum, Bin::min, false)

@@ -39,11 +39,12 @@ Tensors k_index_add(const ArgReader& a, const KernelContext&) {
   const int64_t outer = l.l.outer, inner = l.l.inner, n = l.n, size = l.l.size;
   double* o = res.data<double>();
   const double* v = src.data<double>();
+  const double alpha = a.scalar(4).to_double();
   std::vector<int64_t> ix = std::vector<int64_t>(size_t(n));  // the index tensor itself (maybe the caller's) is left as it is
   for (int64_t i = 0; i < n; ++i) ix[size_t(i)] = wrapped_index(idx.data<int64_t>()[i], size);
   for (int64_t p = 0; p < outer; ++p)
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[size_t(i)]) * inner + j] += v[(p * n + i) * inner + j];
+      for (int64_t j = 0; j < inner; ++j) o[(p * size + ix[size_t(i)]) * inner + j] += alpha * v[(p * n + i) * inner + j];
   return one_tensor(cast(res, input.dtype()));
 }
 
@@ -127,7 +128,7 @@ Tensors k_adaptive_avg_pool2d_backward(const ArgReader& a, const KernelContext&)
 }  // namespace
 
 void register_grad_kernels(KernelTable& t) {
-  t.add(OpId::index_add, k_index_add, kFloatDTypes);
+  t.add(OpId::index_add, k_index_add, kNumericDTypes);  // computed in double
   t.add(OpId::slice_backward, k_slice_backward, kFloatDTypes);
   t.add(OpId::select_backward, k_select_backward, kFloatDTypes);
   t.add(OpId::avg_pool2d_backward, k_avg_pool2d_backward, kFloatDTypes);

@@ -12,6 +12,12 @@ template <typename C> __device__ __forceinline__ C py_mod(C a, C b) {
   return r;
 }
 
+// C's remainder (the sign of the dividend), torch.fmod's.
+template <typename C> __device__ __forceinline__ C c_mod(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) return fmod(a, b);
+  else return b == C(0) ? C(0) : C(a % b);
+}
+
 template <typename C> __device__ __forceinline__ C floor_div(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) return floor(a / b);
   else {
@@ -42,6 +48,7 @@ template <typename C> __device__ __forceinline__ C arith(BinOp op, C a, C b, C a
       else return b == C(0) ? C(0) : C(a / b);
     case BinOp::div_floor: return floor_div(a, b);
     case BinOp::rem: return py_mod(a, b);
+    case BinOp::fmod: return c_mod(a, b);
     case BinOp::pow:
       if constexpr (std::is_floating_point_v<C>) return pow(a, b);
       else return int_pow(a, b);

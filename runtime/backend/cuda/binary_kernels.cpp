@@ -1,4 +1,4 @@
-// CUDA kernels for broadcasting binary ops: add/sub (alpha), mul, div (rounding modes), pow, remainder,
+// CUDA kernels for broadcasting binary ops: add/sub (alpha), mul, div (rounding modes), pow, remainder, fmod,
 // floor_divide, maximum/minimum, comparisons and logical and/or, with the CPU backend's type promotion.
 #include "runtime/backend/common/binary_checks.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -62,6 +62,7 @@ AMPS_CUDA_BINARY(mul_, BinOp::mul, true)
 AMPS_CUDA_BINARY(pow, BinOp::pow, false)
 AMPS_CUDA_BINARY(pow_, BinOp::pow, true)
 AMPS_CUDA_BINARY(remainder, BinOp::rem, false)
+AMPS_CUDA_BINARY(fmod, BinOp::fmod, false)
 AMPS_CUDA_BINARY(floor_divide, BinOp::div_floor, false)
 AMPS_CUDA_BINARY(maximum, BinOp::max, false)
 AMPS_CUDA_BINARY(minimum, BinOp::min, false)

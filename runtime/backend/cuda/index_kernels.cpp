@@ -4,6 +4,7 @@
 // index_select/embedding/gather and is skipped by index_add, scatter and scatter_add, where the CPU raises.
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/functions.hpp"
 #include "runtime/views.hpp"
 
 namespace amps::rt::cuda {
@@ -47,6 +48,7 @@ Tensors k_index_add(const ArgReader& a, const KernelContext& kc) {
   Tensor res = Tensor::empty(input.sizes(), acc, kc.device), idx;
   copy_into(res, input);
   Tensor src = contiguous(cast(a.tensor(3), acc));
+  if (a.scalar(4).to_double() != 1.0) src = mul(src, wrap_number(a.scalar(4)).to(kc.device));
   check(launch_index_add(stream(kc.device), elem(acc), device_data(res), int64_index(a.tensor(2), idx), l.n,
                          device_data(src), l.l.outer, l.l.size, l.l.inner), "index_add");
   return one_tensor(cast(res, input.dtype()));

@@ -37,7 +37,7 @@ cudaError_t launch_cast(cudaStream_t s, const Shape& shape, Elem dst_t, const Op
                         const Operand& src);
 
 // Binary ops on operands of one element type [t]; comparisons (eq and after) write bool.
-enum class BinOp : uint8_t { add, sub, mul, div, div_trunc, div_floor, pow, rem, max, min, atan2,
+enum class BinOp : uint8_t { add, sub, mul, div, div_trunc, div_floor, pow, rem, fmod, max, min, atan2,
                              eq, ne, lt, le, gt, ge, land, lor };
 // out = x op (alpha * y) for add/sub, x op y otherwise.
 cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, const Operand& out,

@@ -42,12 +42,12 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
                "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "cumprod", "softmax", "log_softmax"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
-  EXPECT_EQ(names(DeviceType::cuda, Policy::promote), (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot"}));
+  EXPECT_EQ(names(DeviceType::cuda, Policy::promote), (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot", "vdot", "cross", "bilinear"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",
                          "cosh", "asin", "acos", "log10", "erfinv", "kl_div", "huber_loss", "upsample_nearest2d",
-                         "upsample_bilinear2d", "upsample_trilinear3d"})
+                         "upsample_bilinear2d", "upsample_trilinear3d", "dist", "pdist", "renorm", "rms_norm"})
     EXPECT_EQ(policy_for(DeviceType::cuda, *rt::op_from_id_name(op)), Policy::fp32) << op;
 }
 

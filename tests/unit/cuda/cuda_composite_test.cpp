@@ -124,6 +124,36 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
   }
 }
 
+// fmod (a binary kernel) and the implicit composites of reduction_, norm_, product_ and elementwise_composites.
+TEST_F(Cuda, FmodAndComposedReductionsNormsProductsMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor x = input({3, 7}, dt, 0.3, 2.0), y = input({3, 7}, dt, 1.1, 1.0, 1.5);
+    EXPECT_TRUE(same_on_cuda(OpId::fmod, {x, y}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::frac, {x * 3.0}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::median, {x}));
+    EXPECT_TRUE(same_on_cuda(OpId::median_dim, {x, int64_t(1), true}));
+    EXPECT_TRUE(same_on_cuda(OpId::kthvalue, {x, int64_t(2), int64_t(0)}));
+    EXPECT_TRUE(same_on_cuda(OpId::nansum, {x, Dims{1}}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::nanmean, {x}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::count_nonzero, {x, Dims{0}}));
+    EXPECT_TRUE(same_on_cuda(OpId::aminmax, {x, int64_t(0), true}));
+    EXPECT_TRUE(same_on_cuda(OpId::clamp_tensor, {x, input({7}, dt, 0.5) - 0.5, input({3, 1}, dt, 0.7) + 0.5}));
+    EXPECT_TRUE(same_on_cuda(OpId::tile, {x, Dims{2, 1, 2}}));
+    EXPECT_TRUE(same_on_cuda(OpId::index_add, {x, int64_t(1), make({6, 0, 6}, {3}, DType::int64), input({3, 3}, dt),
+                                               Scalar(-2.0)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::vdot, {x.reshape({-1}), y.reshape({-1})}, 40));
+    EXPECT_TRUE(same_on_cuda(OpId::cross, {input({4, 3}, dt), input({1, 3}, dt, 1.0), int64_t(1)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::bilinear, {input({5, 3}, dt), input({5, 2}, dt, 1.0), input({4, 3, 2}, dt, 2.0),
+                                              input({4}, dt, 3.0)}, 10));
+    EXPECT_TRUE(same_on_cuda(OpId::dist, {x, y, 3.0}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::pdist, {x}, 10));
+    EXPECT_TRUE(same_on_cuda(OpId::renorm, {x, 2.0, int64_t(0), 1.0}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::rms_norm, {x, Dims{7}, input({7}, dt, 0.4)}, 8));
+  }
+  const Tensor cond = make({0, 1, 1, 0, 0, 1}, {2, 3}, DType::bool_);
+  EXPECT_TRUE(same_on_cuda(OpId::where_condition, {cond}));
+}
+
 TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
   const Tensor i = make({1, 2, 3, 4, 5, 6}, {2, 3}, DType::int64);
   EXPECT_TRUE(same_on_cuda(OpId::cumprod, {i, int64_t(1)}));

@@ -274,6 +274,29 @@ void linalg_family() {
   run(OpId::cdist, {X({2, 3}), X({4, 3})});
 }
 
+// The composed reductions, norms and products of reduction_, norm_, product_ and elementwise_composites.
+void composite_family() {
+  Tensor a = X({3, 4}), b = X({3, 4}, DType::float32, 1.0);
+  run(OpId::fmod, {a, b});
+  for (OpId op : {OpId::frac, OpId::median, OpId::nansum, OpId::nanmean, OpId::count_nonzero, OpId::aminmax,
+                  OpId::bernoulli})
+    run(op, {op == OpId::bernoulli ? Xv({0.2, 0.9}, {2}) : a});
+  run(OpId::median_dim, {a, int64_t(1)});
+  run(OpId::kthvalue, {a, int64_t(2), int64_t(0)});
+  run(OpId::clamp_tensor, {a, X({4}), IValue()});
+  run(OpId::where_condition, {Xv({0, 1, 1, 0}, {2, 2})});
+  run(OpId::tile, {a, Dims{2, 1, 1}});
+  run(OpId::index_add, {a, int64_t(0), Xv({2, 0}, {2}, DType::int64), X({2, 4}), Scalar(2.0)});
+  run(OpId::index_add_, {a.clone(), int64_t(0), Xv({2, 0}, {2}, DType::int64), X({2, 4})});
+  run(OpId::vdot, {X({4}), X({4}, DType::float32, 1.0)});
+  run(OpId::cross, {X({2, 3}), X({2, 3}, DType::float32, 1.0)});
+  run(OpId::bilinear, {X({2, 3}), X({2, 2}), X({4, 3, 2}), X({4})});
+  run(OpId::dist, {a, b});
+  run(OpId::pdist, {a});
+  run(OpId::renorm, {a, 2.0, int64_t(0), 0.5});
+  run(OpId::rms_norm, {a, Dims{4}, X({4})});
+}
+
 // The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
 void optimizer_family() {
   std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
@@ -285,7 +308,7 @@ void optimizer_family() {
 
 void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
                                factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
-                               linalg_family, optimizer_family};
+                               linalg_family, composite_family, optimizer_family};
 
 // Runs [family] under a DeviceProbe and returns the probe.
 std::shared_ptr<DeviceProbe> probe(void (*family)()) {
