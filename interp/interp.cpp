@@ -293,10 +293,17 @@ void Interp::exec_module_source(Module& mod, const std::string& name, std::strin
   rt::ContextGuard runtime_guard(rt_ctx_);
   auto dir = std::filesystem::path(name).parent_path().string();
   auto src = std::make_shared<SourceFile>(name, std::move(text), dir.empty() ? "." : dir);
-  auto prog = std::make_shared<Program>(parse_program(src));
+  std::shared_ptr<Program> prog;
   ModuleScope scope;
   for (auto& [key, v] : mod.attrs) scope.slots.emplace(key, uint32_t(scope.order.size())), scope.order.push_back(key);
-  resolve(*prog, scope, builtin_names_);
+  try {
+    prog = std::make_shared<Program>(parse_program(src));
+    resolve(*prog, scope, builtin_names_);
+  } catch (AmpsError& e) {  // a syntax or name error: its spans point into src, which must outlive it
+    e.unwind("<module " + std::filesystem::path(name).filename().string() + ">", where);
+    e.retain(src);
+    throw;
+  }
   programs_.push_back(prog);
   auto env = make<Env>(Ref<Env>(), scope.order.size());
   module_envs_.push_back(env);
