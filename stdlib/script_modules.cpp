@@ -19,6 +19,7 @@ void def_script_module(Vm& vm, const char* name, const amps_reg* natives) {
 void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_module");  // Module, Parameter, nn.init (nn re-exports them)
   def_script_module(vm, "nn_rnn");     // the recurrent layers (nn re-exports them)
+  def_script_module(vm, "nn_extra");   // PReLU, parameter containers, InstanceNorm, EmbeddingBag, ... (nn re-exports them)
   def_script_module(vm, "nn", nn_natives);
   def_script_module(vm, "optim");
   def_script_module(vm, "dist");
