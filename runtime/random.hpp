@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <random>
+#include <vector>
 
 namespace amps::rt {
 
@@ -27,6 +28,11 @@ class Generator {
   double normal();
   // Uniform integer in [0, n) without modulo bias.
   uint64_t below(uint64_t n);
+
+  // The whole state (engine words, seed, the spare normal) as words, and back (torch.get_rng_state /
+  // set_rng_state); set_state rejects words that state() did not produce.
+  std::vector<uint64_t> state() const;
+  void set_state(const std::vector<uint64_t>& words);
 
  private:
   std::mt19937_64 engine_;
