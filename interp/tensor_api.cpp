@@ -231,13 +231,13 @@ Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
   });
 }
 
-// einsum(eq, a, b, ...) as PyTorch: the operands after the equation become the op's one tensor list (a list
-// given as the second argument is used as it is).
-void pack_operands(CallArgs& a) {
-  if (a.pos.size() == 2 && (a.pos[1].is(ObjKind::List) || a.pos[1].is(ObjKind::Tuple))) return;
-  if (a.pos.size() < 2) return;
-  std::vector<Value> operands(a.pos.begin() + 1, a.pos.end());
-  a.pos.resize(1);
+// einsum(eq, a, b, ...) and meshgrid(a, b, ...) as PyTorch: the tensors from positional argument [first] on become
+// the op's one tensor list (a list given there alone is used as it is).
+void pack_operands(CallArgs& a, size_t first) {
+  if (a.pos.size() == first + 1 && (a.pos[first].is(ObjKind::List) || a.pos[first].is(ObjKind::Tuple))) return;
+  if (a.pos.size() < first) return;
+  std::vector<Value> operands(a.pos.begin() + first, a.pos.end());
+  a.pos.resize(first);
   a.pos.push_back(make_list(std::move(operands)));
 }
 
@@ -267,10 +267,11 @@ void install_tensor_builtins(Interp& in) {
     const std::vector<rt::OpId>* group = &ops;
     // A name shared with a Python builtin (max, sum, abs, ...) serves both: tensors go to the op.
     Value builtin = in.lookup_global(name);
-    const bool variadic = name == "einsum";
-    in.def_native(name, [group, builtin, variadic](Interp& i, CallArgs& a) {
+    // the position from which positional tensors form the op's list (SIZE_MAX: none)
+    const size_t variadic_from = name == "einsum" ? 1 : name == "meshgrid" ? 0 : SIZE_MAX;
+    in.def_native(name, [group, builtin, variadic_from](Interp& i, CallArgs& a) {
       if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);
-      if (variadic) pack_operands(a);
+      if (variadic_from != SIZE_MAX) pack_operands(a, variadic_from);
       normalize_dtype_kwargs(a);
       return call_op_overloads(i, *group, a);
     });

@@ -57,7 +57,42 @@ Tensors tile_math(Args& args) {
     expanded.insert(expanded.end(), {reps[i], padded[i]});
     out.push_back(reps[i] * padded[i]);
   }
-  return {x.reshape(pairs).expand(expanded).reshape(out)};
+  const Tensor tiled = x.reshape(pairs).expand(expanded).reshape(out);
+  return {tiled.numel() == x.numel() ? call_op(O::clone, tiled) : tiled};  // all-1 counts: a copy, not a view
+}
+
+// meshgrid(tensors, indexing=None): one grid per 0-D/1-D input, each input laid along its own dim and expanded over
+// the others ("ij", the default); "xy" swaps the first two dims (Cartesian indexing). Copies, not views.
+Tensors meshgrid_math(Args& args) {
+  ArgReader a(O::meshgrid, args);
+  std::vector<Tensor> ts = a.tensors(0);
+  const std::string how = a.opt_str(1).value_or("ij");
+  AMPS_CHECK(how == "ij" || how == "xy", "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {}", how);
+  AMPS_CHECK(!ts.empty(), "meshgrid expects a non-empty TensorList");
+  for (const Tensor& t : ts)
+    AMPS_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a {}-D tensor", t.dim());
+  const bool swap = how == "xy" && ts.size() >= 2;
+  if (swap) std::swap(ts[0], ts[1]);
+  Dims shape;
+  for (const Tensor& t : ts) shape.push_back(t.numel());
+  Tensors grids;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    Dims along(ts.size(), 1);
+    along[i] = -1;
+    grids.push_back(call_op(O::clone, ts[i].reshape(along).expand(shape)));
+  }
+  if (swap) std::swap(grids[0], grids[1]);
+  return grids;
+}
+
+// logspace(start, end, steps, base=10.0, *, dtype, device, requires_grad): base ** linspace(start, end, steps) in the
+// result dtype (float32 by default).
+Tensors logspace_math(Args& args) {
+  ArgReader a(O::logspace, args);
+  const DType dt = a.opt_dtype(4).value_or(DType::float32);
+  const Device dev = a.opt_device(5).value_or(Device::cpu());
+  const Tensor exponents = call_op(O::linspace, a.scalar(0), a.scalar(1), a.i64(2), dt, dev);
+  return {pow(full({}, a.scalar(3), dt, dev), exponents)};
 }
 
 // bernoulli(input): 1 where a uniform draw (float32 for half types, from the context's generator) is below the

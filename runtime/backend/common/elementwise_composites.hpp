@@ -1,5 +1,5 @@
-// Elementwise and shape ops defined by their math (implicit composites, see implicit_composites.hpp): frac, clamp
-// with tensor bounds, where(condition), tile and bernoulli.
+// Elementwise, shape and factory ops defined by their math (implicit composites, see implicit_composites.hpp): frac,
+// clamp with tensor bounds, where(condition), tile, meshgrid, bernoulli and logspace.
 #pragma once
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
@@ -12,5 +12,7 @@ Tensors clamp_tensor_math(Args& args);
 Tensors where_condition_math(Args& args);
 Tensors tile_math(Args& args);
 Tensors bernoulli_math(Args& args);
+Tensors meshgrid_math(Args& args);
+Tensors logspace_math(Args& args);
 
 }  // namespace amps::rt::common

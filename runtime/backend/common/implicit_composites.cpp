@@ -16,6 +16,7 @@
 #include "runtime/backend/common/product_composites.hpp"
 #include "runtime/backend/common/reduction_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
+#include "runtime/backend/common/statistics_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -274,6 +275,12 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::pdist, pdist_math, floats},
       {O::renorm, renorm_math, floats},
       {O::rms_norm, rms_norm_math, floats},
+      {O::quantile, quantile_math, all},
+      {O::nanquantile, nanquantile_math, all},
+      {O::bincount, bincount_math, all},
+      {O::histc, histc_math, all},
+      {O::meshgrid, meshgrid_math, all},
+      {O::logspace, logspace_math, all},
   };
   return table;
 }

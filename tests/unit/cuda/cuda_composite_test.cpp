@@ -149,7 +149,13 @@ TEST_F(Cuda, FmodAndComposedReductionsNormsProductsMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::pdist, {x}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::renorm, {x, 2.0, int64_t(0), 1.0}, 8));
     EXPECT_TRUE(same_on_cuda(OpId::rms_norm, {x, Dims{7}, input({7}, dt, 0.4)}, 8));
+    if (dt == DType::float32 || dt == DType::float64)
+      for (OpId op : {OpId::quantile, OpId::nanquantile})
+        EXPECT_TRUE(same_on_cuda(op, {x, make({0.1, 0.5, 0.9}, {3}, dt), int64_t(1), true}, 4)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::histc, {x, int64_t(5)}));
+    EXPECT_TRUE(same_on_cuda(OpId::meshgrid, {std::vector<Tensor>{input({3}, dt), input({2}, dt, 1.0)}, std::string("xy")}));
   }
+  EXPECT_TRUE(same_on_cuda(OpId::bincount, {make({0, 3, 3, 1}, {4}, DType::int64), make({0.5, 1, 2, 4}, {4}), int64_t(6)}));
   const Tensor cond = make({0, 1, 1, 0, 0, 1}, {2, 3}, DType::bool_);
   EXPECT_TRUE(same_on_cuda(OpId::where_condition, {cond}));
 }

@@ -372,6 +372,11 @@ std::vector<Sample> samples() {
       {"fmod", O::fmod, [=](Rand& r) { return Args{r.uniform({2, 3}, -3, 3), P(r, {3})}; }},
       {"clamp_tensor", O::clamp_tensor, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3}) - 0.5, T(r, {2, 1}) + 0.5}; }},
       {"tile", O::tile, [=](Rand& r) { return Args{T(r, {2, 3}), Dims{2, 1, 2}}; }},
+      {"quantile", O::quantile, [=](Rand& r) {
+         return Args{T(r, {3, 5}), Tensor::from_doubles({0.2, 0.7}, {2}, DType::float64), int64_t(1), true};
+       }, {1}},  // q, the levels, is not differentiated (as PyTorch's)
+      {"nanquantile", O::nanquantile, [=](Rand& r) { return Args{T(r, {7}), Tensor::scalar(0.4, DType::float64)}; }, {1}},
+      {"meshgrid", O::meshgrid, [=](Rand& r) { return Args{std::vector<Tensor>{T(r, {3}), T(r, {2})}, "xy"}; }},
       {"index_add_alpha", O::index_add, [=](Rand& r) {
          return Args{T(r, {5, 3}), int64_t(0), r.ints({4}, 5), T(r, {4, 3}), Scalar(-1.5)};
        }},
@@ -475,13 +480,13 @@ const std::vector<Exclusion> kNotDifferentiable = {
       O::isinf, O::all, O::any, O::isclose},
      "bool output"},
     {{O::argmax, O::argmin, O::argsort, O::one_hot, O::multinomial, O::nonzero, O::argwhere,
-      O::_unique2, O::count_nonzero, O::where_condition}, "integer output"},
+      O::_unique2, O::count_nonzero, O::where_condition, O::bincount, O::histc}, "integer output or counts"},
     {{O::bernoulli}, "a random draw: its output does not vary smoothly with the probabilities"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
     {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},
      "output independent of the input's values"},
-    {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
+    {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::logspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
      "factory: no tensor input"},
     {{O::_amp_foreach_non_finite_check_and_unscale_, O::_amp_update_scale_}, "GradScaler bookkeeping on gradients"},
     {{O::_fused_sgd_, O::_fused_adam_, O::_fused_adamw_, O::_single_tensor_adam_, O::_single_tensor_adamw_},

@@ -295,6 +295,11 @@ void composite_family() {
   run(OpId::pdist, {a});
   run(OpId::renorm, {a, 2.0, int64_t(0), 0.5});
   run(OpId::rms_norm, {a, Dims{4}, X({4})});
+  for (OpId op : {OpId::quantile, OpId::nanquantile}) run(op, {a, Xv({0.25, 0.5}, {2}), int64_t(1)});
+  run(OpId::bincount, {Xv({0, 2, 2}, {3}, DType::int64), X({3})});
+  run(OpId::histc, {a, int64_t(4)});
+  run(OpId::meshgrid, {std::vector<Tensor>{X({3}), X({2})}});
+  run(OpId::logspace, {Scalar(0.0), Scalar(2.0), int64_t(3), 10.0, IValue(), kXla});
 }
 
 // The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
