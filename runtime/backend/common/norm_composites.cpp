@@ -15,11 +15,13 @@ using O = OpId;
 
 // The row pairs (i, j), i < j, of [n] rows in row-major order, as two int64 index vectors on [dev].
 std::pair<Tensor, Tensor> upper_pairs(int64_t n, Device dev) {
-  std::vector<double> first, second;
+  const int64_t count = n * (n - 1) / 2;
+  Tensor first = Tensor::empty({count}, DType::int64), second = Tensor::empty({count}, DType::int64);
+  int64_t* f = first.data<int64_t>();
+  int64_t* s = second.data<int64_t>();
   for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = i + 1; j < n; ++j) first.push_back(double(i)), second.push_back(double(j));
-  const Dims len{int64_t(first.size())};
-  return {Tensor::from_doubles(first, len, DType::int64).to(dev), Tensor::from_doubles(second, len, DType::int64).to(dev)};
+    for (int64_t j = i + 1; j < n; ++j) *f++ = i, *s++ = j;
+  return {first.to(dev), second.to(dev)};
 }
 
 std::string dims_text(const Dims& d) {
@@ -78,7 +80,9 @@ Tensors rms_norm_math(Args& args) {
   const Dims shape = a.ints(1);
   const Tensor weight = a.opt_tensor(2);
   const int64_t k = int64_t(shape.size());
-  bool fits = k <= x.dim() && k > 0;
+  AMPS_CHECK(k > 0, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+             "but got normalized_shape = []");
+  bool fits = k <= x.dim();
   for (int64_t i = 0; fits && i < k; ++i) fits = x.size(x.dim() - k + i) == shape[size_t(i)];
   AMPS_CHECK(fits, "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
              dims_text(shape), dims_text(shape).substr(1, dims_text(shape).size() - 2), dims_text(x.sizes()));
