@@ -103,8 +103,8 @@ Value m_movedim(Interp& in, CallArgs& a) {
   return wrap(t.permute(order));
 }
 
-// repeat(*sizes): tiles the tensor sizes[i] times along dim i (leading new dims when sizes has more): each dim
-// gets an expanded dim of its repeat count in front, and each pair is merged.
+// repeat(*sizes): tiles the tensor sizes[i] times along dim i (leading new dims when sizes has more): the tile op
+// (a copy, also when every count is 1) once PyTorch's repeat checks pass.
 Value m_repeat(Interp& in, CallArgs& a) {
   const rt::Tensor& t = self_of(a);
   const rt::Dims reps = int_args(in, a, "repeat");
@@ -113,15 +113,7 @@ Value m_repeat(Interp& in, CallArgs& a) {
                                  "tensor", a.span);
   for (int64_t r : reps)
     if (r < 0) Interp::fail("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}", r), a.span);
-  rt::Dims padded(reps.size() - size_t(t.dim()), 1);
-  padded.insert(padded.end(), t.sizes().begin(), t.sizes().end());
-  rt::Dims pairs, expanded, out;
-  for (size_t i = 0; i < reps.size(); ++i) {
-    pairs.insert(pairs.end(), {1, padded[i]});
-    expanded.insert(expanded.end(), {reps[i], padded[i]});
-    out.push_back(reps[i] * padded[i]);
-  }
-  return wrap(t.reshape(pairs).expand(expanded).reshape(out));
+  return wrap(rt::call_op(rt::OpId::tile, t, reps));
 }
 
 // flip(*dims) or flip(dims): the flip op (an implicit composite), with the method's varargs form.
