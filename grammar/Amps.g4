@@ -10,7 +10,7 @@ block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
 
 statement
   : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
-  | autocastStmt | noGradStmt | importStmt | returnStmt | breakStmt | continueStmt
+  | autocastStmt | gradModeStmt | importStmt | returnStmt | breakStmt | continueStmt
   | assertStmt | raiseStmt | passStmt | assignStmt | augAssignStmt | exprStmt
   ;
 
@@ -23,7 +23,8 @@ assignStmt   : target=expr '=' value=expr ;
 augAssignStmt: target=expr op=('+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=') value=expr ;
 exprStmt     : expr ;
 
-decorator    : '@' postfix NEWLINE+ ;
+// `@no_grad` / `@enable_grad` (with or without `()`) name the grad-mode decorators despite being keywords.
+decorator    : '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?) NEWLINE+ ;
 fnDecl       : decorator* FN attrName '(' params? ')' block ;
 params       : param (',' param)* ','? ;
 param        : name ('=' expr)?        # plainParam
@@ -44,7 +45,9 @@ autocastArg  : (attrName '=')? autocastOr ;
 autocastOr   : autocastAnd (OR autocastAnd)* ;
 autocastAnd  : autocastNot (AND autocastNot)* ;
 autocastNot  : NOT autocastNot | arith ;
-noGradStmt   : NO_GRAD block ;
+// no_grad { }, enable_grad { }, set_grad_enabled(mode) { }; without a block set_grad_enabled(mode) sets the
+// mode until changed (torch.set_grad_enabled as a function).
+gradModeStmt : NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block? ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport
              ;
@@ -113,12 +116,13 @@ dictEntry    : key=expr ':' value=expr ;
 // first), while a bare `scale` can name a variable or parameter (`fn step(self, scale=none)`).
 name         : NAME | SCALE ;
 // Soft keywords may name attributes, methods and keyword arguments (`scaler.scale(loss)`).
-attrName     : NAME | SCALE | AUTOCAST | NO_GRAD ;
+attrName     : NAME | SCALE | AUTOCAST | NO_GRAD | ENABLE_GRAD | SET_GRAD_ENABLED ;
 
 // ------------------------------------------------------------------- lexer
 LET: 'let'; FN: 'fn'; CLASS: 'class'; IF: 'if'; ELSE: 'else'; WHILE: 'while'; FOR: 'for';
 IN: 'in'; TRY: 'try'; CATCH: 'catch'; FINALLY: 'finally'; AUTOCAST: 'autocast';
-NO_GRAD: 'no_grad'; IMPORT: 'import'; AS: 'as'; RETURN: 'return'; BREAK: 'break';
+NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enabled';
+IMPORT: 'import'; AS: 'as'; RETURN: 'return'; BREAK: 'break';
 CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
 AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
 SUPER: 'super'; SCALE: 'scale';

@@ -473,11 +473,6 @@ void cast_call(AmpState& st, CallArgs& a, Policy p) {
   }, 0);
 }
 
-std::string callee_name(const Value& fn) {
-  if (fn.is(ObjKind::Function)) return *fn.as<Function>()->decl->name;
-  return fn.is(ObjKind::Native) ? fn.as<Native>()->name : type_name(fn);
-}
-
 // apex's half_function / float_function / promote_function: [fn] with its tensor arguments cast by
 // [p] whenever it is called inside an autocast region (the region's dtype stands for apex's fp16).
 Value cast_wrapper(std::shared_ptr<AmpState> st, Value fn, Policy p) {

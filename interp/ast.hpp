@@ -157,7 +157,7 @@ struct SuperExpr : Expr {
 
 // ---------------------------------------------------------------- statements
 enum class StmtKind : uint8_t {
-  Expr, Let, Assign, AugAssign, Fn, Class, If, While, For, Try, Autocast, NoGrad, Import,
+  Expr, Let, Assign, AugAssign, Fn, Class, If, While, For, Try, Autocast, GradMode, Import,
   Return, Break, Continue, Assert, Raise, Pass,
 };
 
@@ -245,7 +245,14 @@ struct AutocastStmt : Stmt {
   std::vector<Arg> args;
   StmtList body;
 };
-struct NoGradStmt : Stmt { explicit NoGradStmt(Span s) : Stmt(StmtKind::NoGrad, s) {} StmtList body; };
+// no_grad { }, enable_grad { }, set_grad_enabled(mode) { }: grad mode set for the body ([mode] is null for the
+// first two: [enabled] says which).
+struct GradModeStmt : Stmt {
+  explicit GradModeStmt(Span s) : Stmt(StmtKind::GradMode, s) {}
+  bool enabled = false;
+  ExprPtr mode;
+  StmtList body;
+};
 // import nn / import nn.utils as u / import "file.amps" as m
 struct ImportStmt : Stmt {
   explicit ImportStmt(Span s) : Stmt(StmtKind::Import, s) {}

@@ -55,14 +55,10 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
   return simple_stmt(ctx);
 }
 
-// noGradStmt | returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
+// gradModeStmt | returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
 StmtPtr AstBuilder::simple_stmt(P::StatementContext* ctx) {
   Span s = span(ctx);
-  if (auto* c = ctx->noGradStmt()) {
-    auto n = std::make_unique<NoGradStmt>(s);
-    n->body = block(c->block());
-    return n;
-  }
+  if (auto* c = ctx->gradModeStmt()) return grad_mode_stmt(c);
   if (auto* c = ctx->returnStmt()) return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
   if (auto* c = ctx->assertStmt())
     return std::make_unique<AssertStmt>(s, expr(c->expr(0)), c->expr().size() > 1 ? expr(c->expr(1)) : nullptr);
@@ -112,9 +108,30 @@ StmtPtr AstBuilder::aug_assign_stmt(P::AugAssignStmtContext* ctx) {
   return std::make_unique<AugAssignStmt>(span(ctx), op, expr(ctx->target), expr(ctx->value));
 }
 
+// gradModeStmt: NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block?
+// Without a block, set_grad_enabled(mode) is a call of the builtin function of that name.
+StmtPtr AstBuilder::grad_mode_stmt(P::GradModeStmtContext* ctx) {
+  Span s = span(ctx);
+  if (ctx->SET_GRAD_ENABLED() && !ctx->block()) {
+    auto call = std::make_unique<CallExpr>(s, std::make_unique<NameExpr>(span(ctx->SET_GRAD_ENABLED()->getSymbol()), intern("set_grad_enabled")));
+    call->args.push_back(Arg{Arg::Kind::Positional, nullptr, expr(ctx->expr())});
+    return std::make_unique<ExprStmt>(s, std::move(call));
+  }
+  auto n = std::make_unique<GradModeStmt>(s);
+  n->enabled = ctx->ENABLE_GRAD() != nullptr;
+  if (ctx->SET_GRAD_ENABLED()) n->mode = expr(ctx->expr());
+  n->body = block(ctx->block());
+  return n;
+}
+
+// decorator: '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?): the keyword forms, with or without
+// `()`, name the builtin decorators `no_grad` / `enable_grad`.
 std::vector<ExprPtr> AstBuilder::decorators(const std::vector<P::DecoratorContext*>& list) {
   std::vector<ExprPtr> out;
-  for (auto* d : list) out.push_back(postfix(d->postfix()));
+  for (auto* d : list) {
+    if (d->postfix()) { out.push_back(postfix(d->postfix())); continue; }
+    out.push_back(std::make_unique<NameExpr>(span(d->gradMode), intern(d->gradMode->getText())));
+  }
   return out;
 }
 

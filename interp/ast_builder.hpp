@@ -34,6 +34,7 @@ class AstBuilder {
   StmtPtr autocast_stmt(P::AutocastStmtContext* ctx);
   StmtPtr import_stmt(P::ImportStmtContext* ctx);
   StmtPtr simple_stmt(P::StatementContext* ctx);
+  StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);

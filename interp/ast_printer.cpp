@@ -101,7 +101,11 @@ std::string stmt_control(const Stmt& s, int indent) {
       auto& n = static_cast<const AutocastStmt&>(s);
       return "(autocast " + dump_expr(*n.device) + " (" + args(n.args).substr(n.args.empty() ? 0 : 1) + ")" + block(n.body, indent) + ")";
     }
-    case StmtKind::NoGrad: return "(no_grad" + block(static_cast<const NoGradStmt&>(s).body, indent) + ")";
+    case StmtKind::GradMode: {
+      auto& n = static_cast<const GradModeStmt&>(s);
+      std::string head = n.mode ? "(set_grad_enabled " + dump_expr(*n.mode) : n.enabled ? "(enable_grad" : "(no_grad";
+      return head + block(n.body, indent) + ")";
+    }
     default: return "";
   }
 }

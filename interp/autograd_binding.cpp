@@ -1,4 +1,4 @@
-// The autograd binding: the recording layer in the interpreter's runtime, no_grad blocks, the tensor
+// The autograd binding: the recording layer in the interpreter's runtime, grad mode, the tensor
 // methods backward/retain_grad/register_hook and attribute grad_fn, and the `autograd` module.
 #include <fmt/format.h>
 
@@ -126,7 +126,7 @@ Value grad_fn_value(const rt::Tensor& t) {
 
 void install_autograd_builtins(Interp& in) {
   rt::autograd::install(in.runtime());
-  in.hooks.no_grad_enter = [](Interp&) -> std::shared_ptr<void> { return std::make_shared<rt::GradModeGuard>(false); };
+  install_grad_mode_builtins(in);
   in.def_module("autograd", install_module);
 }
 

@@ -6,7 +6,7 @@
 
 namespace amps::interp {
 
-static std::string callee_name(const Value& v) {
+std::string callee_name(const Value& v) {
   if (v.is(ObjKind::Function)) return *v.as<Function>()->decl->name;
   if (v.is(ObjKind::Native)) return v.as<Native>()->name;
   if (v.is(ObjKind::BoundMethod)) return callee_name(v.as<BoundMethod>()->fn);

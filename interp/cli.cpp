@@ -74,9 +74,19 @@ void print_profile(const rt::OpProfiler& profiler, std::chrono::steady_clock::du
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+// --dump-tokens / --dump-ast: the stage's printout of [src]; its syntax error is reported here, while the
+// source it points into is alive.
+int dump_stage(const Options& opt, const SourceRef& src) {
+  try {
+    std::fputs((opt.dump_tokens ? dump_tokens(src) : dump_ast(parse_program(src))).c_str(), stdout);
+    return 0;
+  } catch (const AmpsError& e) {
+    return report(e);
+  }
+}
+
 int run_source(const Options& opt, SourceRef src, std::vector<std::string> script_args) {
-  if (opt.dump_tokens) { std::fputs(dump_tokens(src).c_str(), stdout); return 0; }
-  if (opt.dump_ast) { std::fputs(dump_ast(parse_program(src)).c_str(), stdout); return 0; }
+  if (opt.dump_tokens || opt.dump_ast) return dump_stage(opt, src);
   InterpConfig cfg;
   cfg.script_args = std::move(script_args);
   cfg.trace_casts = opt.trace_casts;

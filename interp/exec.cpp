@@ -76,7 +76,7 @@ Flow Interp::exec_control(const Stmt& s) {
     case StmtKind::For: return exec_for(static_cast<const ForStmt&>(s));
     case StmtKind::Try: return exec_try(static_cast<const TryStmt&>(s));
     case StmtKind::Autocast: return exec_autocast(static_cast<const AutocastStmt&>(s));
-    case StmtKind::NoGrad: return exec_no_grad(static_cast<const NoGradStmt&>(s));
+    case StmtKind::GradMode: return exec_grad_mode(static_cast<const GradModeStmt&>(s));
     default: return exec_simple(s);
   }
 }
@@ -240,10 +240,12 @@ Flow Interp::exec_autocast(const AutocastStmt& s) {
   return exec_block(s.body);
 }
 
-// NoGradStmt: no_grad { body } turns gradient recording off inside.
-Flow Interp::exec_no_grad(const NoGradStmt& s) {
+// GradModeStmt: no_grad / enable_grad / set_grad_enabled(mode) { body } records gradients inside as the
+// statement says and restores the previous mode after.
+Flow Interp::exec_grad_mode(const GradModeStmt& s) {
+  const bool enabled = s.mode ? truthy(eval(*s.mode)) : s.enabled;
   std::shared_ptr<void> guard;
-  if (hooks.no_grad_enter) guard = hooks.no_grad_enter(*this);
+  if (hooks.grad_mode_enter) guard = hooks.grad_mode_enter(*this, enabled);
   return exec_block(s.body);
 }
 

@@ -31,11 +31,12 @@ struct OutputSinks {
 // Installs a built-in module's contents on first import (`import nn`).
 using ModuleInit = std::function<void(Interp&, Module&)>;
 
-// Behaviour of `autocast` and `no_grad` blocks, installed by the AMP and tensor bindings.
+// Behaviour of `autocast` and grad-mode (`no_grad`, `enable_grad`, `set_grad_enabled`) blocks, installed by
+// the AMP and autograd bindings.
 // Each returns a guard whose destruction restores the previous state.
 struct BlockHooks {
   std::function<std::shared_ptr<void>(Interp&, const Value& device, CallArgs& args)> autocast_enter;
-  std::function<std::shared_ptr<void>(Interp&)> no_grad_enter;
+  std::function<std::shared_ptr<void>(Interp&, bool enabled)> grad_mode_enter;
 };
 
 struct InterpConfig {
@@ -182,7 +183,7 @@ class Interp {
   Flow exec_for(const ForStmt& s);
   Flow exec_try(const TryStmt& s);
   Flow exec_autocast(const AutocastStmt& s);
-  Flow exec_no_grad(const NoGradStmt& s);
+  Flow exec_grad_mode(const GradModeStmt& s);
   void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
   Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
   void exec_let(const LetStmt& s);

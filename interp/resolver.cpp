@@ -107,7 +107,7 @@ class Resolver {
         break;
       }
       case StmtKind::Autocast: hoist(static_cast<AutocastStmt&>(s).body); break;
-      case StmtKind::NoGrad: hoist(static_cast<NoGradStmt&>(s).body); break;
+      case StmtKind::GradMode: hoist(static_cast<GradModeStmt&>(s).body); break;
       default: break;
     }
   }
@@ -256,7 +256,12 @@ class Resolver {
         stmts(n.body);
         break;
       }
-      case StmtKind::NoGrad: stmts(static_cast<NoGradStmt&>(s).body); break;
+      case StmtKind::GradMode: {
+        auto& n = static_cast<GradModeStmt&>(s);
+        if (n.mode) expr(*n.mode);
+        stmts(n.body);
+        break;
+      }
       default: simple(s);
     }
   }

@@ -79,5 +79,8 @@ Value b_unique(Interp& in, CallArgs& a);
 void install_tensor_builtins(Interp& in);
 // Installs autograd (interp/autograd_binding.cpp): the recording layer, no_grad blocks, the autograd module.
 void install_autograd_builtins(Interp& in);
+// Installs grad mode (interp/grad_mode_binding.cpp): the block hook, set_grad_enabled, is_grad_enabled, and the
+// @no_grad / @enable_grad decorators. Called by install_autograd_builtins.
+void install_grad_mode_builtins(Interp& in);
 
 }  // namespace amps::interp

@@ -142,4 +142,8 @@ class Value {
 // The name `type(v)` reports: "none", "bool", "int", "float", or the object's type name.
 std::string type_name(const Value& v);
 
+// The name error messages and wrappers give the callable [v]: a function's, native's, bound method's or
+// class's own name, else its type name (interp/call.cpp).
+std::string callee_name(const Value& v);
+
 }  // namespace amps::interp

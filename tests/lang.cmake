@@ -34,6 +34,8 @@ amps_cli_test(version 0 "--version" "-DSTDOUT=^amps [0-9]")
 amps_cli_test(help 0 "--help" "-DSTDOUT=Exit status: 0 success, 1 error in the script, 2 bad command line")
 amps_cli_test(run_code 0 "-e|print(1 + 2)" "-DSTDOUT=^3\n$")
 amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: NameError: name 'nope' is not defined")
+# The dump stages report a syntax error with its source line intact (it was printed from freed memory).
+amps_cli_test(dump_ast_syntax_error 1 "--dump-ast|-e|let a_longer_name = 1 {" "-DSTDERR=1 \\| let a_longer_name = 1 {\n")
 amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
 amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")
 amps_cli_test(profile_table 0 "--profile|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())" "-DSTDOUT=^64.0\n$"

@@ -140,8 +140,8 @@ TEST(Eval, AutocastAndNoGradRunTheirBodiesInsideTheHooksGuard) {
     events.push_back("enter " + std::to_string(dev.as_int()) + " " + std::to_string(args.pos.at(0).as_int()) + kw);
     return std::shared_ptr<void>(nullptr, [&](void*) { events.push_back("exit autocast"); });
   };
-  h.in->hooks.no_grad_enter = [&](Interp&) {
-    events.push_back("enter no_grad");
+  h.in->hooks.grad_mode_enter = [&](Interp&, bool enabled) {
+    events.push_back(enabled ? "enter enable_grad" : "enter no_grad");
     return std::shared_ptr<void>(nullptr, [&](void*) { events.push_back("exit no_grad"); });
   };
   h.run("autocast cuda<float16, enabled=false> { let y = 1; no_grad { mark(y) } }\nmark(y + 1)");
