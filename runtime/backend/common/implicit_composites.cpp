@@ -7,12 +7,14 @@
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/common/activation_composites.hpp"
+#include "runtime/backend/common/adaptive_max_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/elementwise_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
 #include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/backend/common/pool1d_composites.hpp"
+#include "runtime/backend/common/pool3d_composites.hpp"
 #include "runtime/backend/common/product_composites.hpp"
 #include "runtime/backend/common/reduction_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
@@ -238,6 +240,15 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::multi_margin_loss, multi_margin_loss_math, floats},
       {O::avg_pool1d, avg_pool1d_math, floats},
       {O::adaptive_avg_pool1d, adaptive_avg_pool1d_math, floats},
+      {O::max_pool3d, max_pool3d_math, floats},
+      {O::max_pool3d_with_indices, max_pool3d_with_indices_math, floats},
+      {O::avg_pool3d, avg_pool3d_math, floats},
+      {O::adaptive_avg_pool3d, adaptive_avg_pool3d_math, floats},
+      {O::adaptive_max_pool1d, adaptive_max_pool1d_math, floats},
+      {O::adaptive_max_pool2d, adaptive_max_pool2d_math, floats},
+      {O::adaptive_max_pool3d, adaptive_max_pool3d_math, floats},
+      {O::max_unpool2d, max_unpool2d_math, floats},
+      {O::max_unpool3d, max_unpool3d_math, floats},
       {O::gru_cell, gru_cell_math, floats},
       {O::rnn_tanh_cell, rnn_tanh_cell_math, floats},
       {O::rnn_relu_cell, rnn_relu_cell_math, floats},

@@ -1,7 +1,8 @@
 // Ops defined by their math, as PyTorch's CompositeImplicitAutograd ops: scaled_dot_product_attention (its math
 // backend), kl_div, huber_loss, roll, flip, repeat_interleave, diag and masked_select here, einsum (einsum.hpp), pad and its
 // padding ops (pad_composites.hpp), interpolate and the upsample ops (upsample_composites.hpp), the activations
-// (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), the
+// (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), 3-D
+// pooling (pool3d_composites.hpp), adaptive max pooling and unpooling (adaptive_max_composites.hpp), the
 // composed losses (loss_composites.hpp), reductions such as median and nansum (reduction_composites.hpp), dist, pdist,
 // renorm and rms_norm (norm_composites.hpp), vdot, cross and bilinear (product_composites.hpp), and frac, clamp with
 // tensor bounds, where(condition), tile and bernoulli (elementwise_composites.hpp).

@@ -63,6 +63,14 @@ TEST(AmpPolicyTable, CpuHasOnlyLowerFp32AndPromote) {
   EXPECT_EQ(policy_for(DeviceType::cpu, OpId::prod), Policy::fp32);
   EXPECT_EQ(policy_for(DeviceType::cpu, OpId::addmv), Policy::none);  // not in AutocastCPU's list
   EXPECT_EQ(policy_for(DeviceType::cpu, OpId::conv_transpose2d), Policy::lower_precision_fp);
+  // the 3-D pooling ops and unpooling are on AutocastCPU's fp32 list; 2-D (adaptive) max pooling is not
+  for (OpId op : {OpId::max_pool3d, OpId::avg_pool3d, OpId::adaptive_avg_pool3d, OpId::adaptive_max_pool3d,
+                  OpId::max_unpool2d, OpId::max_unpool3d})
+    EXPECT_EQ(policy_for(DeviceType::cpu, op), Policy::fp32) << rt::op_name(op);
+  for (OpId op : {OpId::max_pool3d_with_indices, OpId::adaptive_max_pool1d, OpId::adaptive_max_pool2d}) {
+    EXPECT_EQ(policy_for(DeviceType::cpu, op), Policy::none) << rt::op_name(op);
+    EXPECT_EQ(policy_for(DeviceType::cuda, op), Policy::none) << rt::op_name(op);
+  }
 }
 
 TEST(AmpPolicyTable, XlaIsTheTpuList) {

@@ -160,6 +160,23 @@ TEST_F(Cuda, FmodAndComposedReductionsNormsProductsMatchTheCpu) {
   EXPECT_TRUE(same_on_cuda(OpId::where_condition, {cond}));
 }
 
+TEST_F(Cuda, Pooling3dAdaptiveMaxAndUnpoolMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor vol = input({2, 3, 5, 6, 4}, dt);
+    EXPECT_TRUE(same_on_cuda(OpId::max_pool3d, {vol, Dims{2, 3, 2}, Dims{2, 2, 1}, Dims{1, 1, 0}, Dims{1}, true}));
+    EXPECT_TRUE(same_on_cuda(OpId::max_pool3d_with_indices, {vol, Dims{3}, Dims{2}, Dims{1}, Dims{1, 2, 1}}));
+    EXPECT_TRUE(same_on_cuda(OpId::avg_pool3d, {vol, Dims{3, 2, 2}, Dims{2, 1, 2}, Dims{1, 1, 0}, true, false}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::avg_pool3d, {vol, Dims{2}, Dims{}, Dims{0}, false, true, int64_t(3)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::adaptive_avg_pool3d, {vol, Dims{3, 4, 3}}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::adaptive_max_pool1d, {input({3, 10}, dt), Dims{4}}));
+    EXPECT_TRUE(same_on_cuda(OpId::adaptive_max_pool2d, {input({2, 3, 7, 5}, dt), Dims{3, 4}}));
+    EXPECT_TRUE(same_on_cuda(OpId::adaptive_max_pool3d, {vol, Dims{2, 4, 3}}));
+    const Tensor idx = make({0, 3, 7, 9, 14, 19, 1, 2, 5, 11, 12, 18}, {2, 2, 3}, DType::int64);
+    EXPECT_TRUE(same_on_cuda(OpId::max_unpool2d, {input({2, 2, 3}, dt), idx, Dims{4, 5}}));
+    EXPECT_TRUE(same_on_cuda(OpId::max_unpool3d, {input({2, 1, 2, 3}, dt), idx.reshape({2, 1, 2, 3}), Dims{2, 2, 5}}));
+  }
+}
+
 TEST_F(Cuda, ProdAndCumsumOfIntegersAndWholeTensors) {
   const Tensor i = make({1, 2, 3, 4, 5, 6}, {2, 3}, DType::int64);
   EXPECT_TRUE(same_on_cuda(OpId::cumprod, {i, int64_t(1)}));

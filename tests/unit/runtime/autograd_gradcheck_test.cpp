@@ -327,6 +327,30 @@ std::vector<Sample> samples() {
       {"max_pool1d", O::max_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 9}), Dims{3}, Dims{2}, Dims{1}}; }},
       {"avg_pool1d", O::avg_pool1d, [=](Rand& r) { return Args{T(r, {3, 8}), Dims{3}, Dims{2}, Dims{1}, true, false}; }},
       {"adaptive_avg_pool1d", O::adaptive_avg_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 7}), Dims{3}}; }},
+      {"max_pool3d", O::max_pool3d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 4, 5, 4}), Dims{2, 3, 2}, Dims{2, 1, 2}, Dims{1, 1, 0}, Dims{1}, true};
+       }},
+      {"max_pool3d_with_indices", O::max_pool3d_with_indices, [=](Rand& r) {
+         return Args{T(r, {2, 3, 5, 4}), Dims{2}, Dims{1}, Dims{0}, Dims{1, 2, 1}};
+       }},
+      {"avg_pool3d", O::avg_pool3d, [=](Rand& r) {
+         return Args{T(r, {1, 2, 4, 5, 4}), Dims{3, 2, 2}, Dims{2, 1, 2}, Dims{1, 1, 0}, true, false};
+       }},
+      {"avg_pool3d_divisor", O::avg_pool3d, [=](Rand& r) {
+         return Args{T(r, {2, 4, 4, 3}), Dims{2}, Dims{}, Dims{0}, false, true, int64_t(3)};
+       }},
+      {"adaptive_avg_pool3d", O::adaptive_avg_pool3d, [=](Rand& r) { return Args{T(r, {1, 2, 5, 4, 6}), Dims{3, 2, 4}}; }},
+      {"adaptive_max_pool1d", O::adaptive_max_pool1d, [=](Rand& r) { return Args{T(r, {2, 3, 7}), Dims{3}}; }},
+      {"adaptive_max_pool2d", O::adaptive_max_pool2d, [=](Rand& r) { return Args{T(r, {2, 5, 7}), Dims{3, 4}}; }},
+      {"adaptive_max_pool3d", O::adaptive_max_pool3d, [=](Rand& r) { return Args{T(r, {1, 2, 4, 5, 3}), Dims{3, 2, 2}}; }},
+      {"max_unpool2d", O::max_unpool2d, [=](Rand& r) {
+         return Args{T(r, {2, 2, 3}), Tensor::from_doubles({0, 3, 7, 9, 14, 19, 1, 2, 5, 11, 12, 18}, {2, 2, 3},
+                                                           DType::int64), Dims{4, 5}};
+       }, {1}},  // the indices only place values
+      {"max_unpool3d", O::max_unpool3d, [=](Rand& r) {
+         return Args{T(r, {1, 1, 2, 1, 2}), Tensor::from_doubles({0, 5, 17, 23}, {1, 1, 2, 1, 2}, DType::int64),
+                     Dims{2, 3, 4}};
+       }, {1}},
       {"lstm_cell", O::lstm_cell, [=](Rand& r) {
          return Args{T(r, {2, 3}), std::vector<Tensor>{T(r, {2, 4}), T(r, {2, 4})}, T(r, {16, 3}), T(r, {16, 4}),
                      T(r, {16}), T(r, {16})};
@@ -651,7 +675,7 @@ const std::set<std::string> kSecondOrder = {
     "batch_norm", "batch_norm_eval", "batch_norm_backward", "batch_norm_backward_eval", "group_norm", "group_norm_backward", "leaky_relu", "softplus", "index_select", "embedding", "gather", "where", "maximum",
     "tan", "atan2", "asin", "erfinv", "sdpa", "sdpa_causal_gqa", "kl_div", "huber_loss", "cumprod", "cumprod_zeros",
     "scatter", "scatter_add_src_larger", "diagonal", "diag_vector", "elu", "selu", "mish", "logsigmoid", "softsign",
-    "normalize", "lstm_cell", "gru_cell",
+    "normalize", "lstm_cell", "gru_cell", "max_pool3d", "avg_pool3d", "adaptive_max_pool2d", "max_unpool2d",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)

@@ -228,6 +228,14 @@ void conv_pool_family() {
     run(OpId::avg_pool2d, {img, Dims{2}, Dims{}, Dims{0}, false, true, int64_t(3)});
     run(OpId::adaptive_avg_pool2d, {img, Dims{3}});
     run(OpId::adaptive_avg_pool2d, {X({2, 4, 4}, dt), Dims{1}});
+    const Tensor vol = X({1, 2, 4, 4, 4}, dt);
+    for (OpId op : {OpId::max_pool3d, OpId::max_pool3d_with_indices, OpId::avg_pool3d}) run(op, {vol, Dims{2}});
+    run(OpId::adaptive_avg_pool3d, {vol, Dims{3}});
+    run(OpId::adaptive_max_pool1d, {X({2, 5}, dt), Dims{3}});
+    run(OpId::adaptive_max_pool2d, {img, Dims{3}});
+    run(OpId::adaptive_max_pool3d, {vol, Dims{3}});
+    run(OpId::max_unpool2d, {X({1, 2, 1, 1}, dt), Xv({0, 3}, {1, 2, 1, 1}, DType::int64), Dims{2, 2}});
+    run(OpId::max_unpool3d, {X({1, 2, 1, 1, 1}, dt), Xv({0, 7}, {1, 2, 1, 1, 1}, DType::int64), Dims{2, 2, 2}});
   }
   run(OpId::adaptive_avg_pool2d, {X({1, 2, 4, 4}, DType::bfloat16), Dims{2}});
 }
