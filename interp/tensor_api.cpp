@@ -264,7 +264,8 @@ void tensordot_dims(CallArgs& a) {
   if (a.pos.size() != 3 && a.pos.size() != 2) return;  // the op's binder reports the arity
   a.pos.resize(2);
   if (dims.is_int()) {
-    if (dims.as_int() < 0) Interp::fail("RuntimeError", fmt::format("tensordot expects dims >= 0, but got dims={}", dims.as_int()), a.span);
+    if (dims.as_int() < 0)
+      Interp::fail("RuntimeError", fmt::format("tensordot expects dims >= 0, but got dims={}", dims.as_int()), a.span);
     std::vector<Value> da, db;
     for (int64_t i = 0; i < dims.as_int(); ++i) da.push_back(Value(i - dims.as_int())), db.push_back(Value(i));
     a.pos.push_back(make_list(std::move(da)));

@@ -157,7 +157,8 @@ Tensors triangular_solve_math(Args& args) {
              "dimensions instead", b.dim());
   AMPS_CHECK(A.dim() >= 2, "torch.triangular_solve: Expected A to have at least 2 dimensions, but it has {} "
              "dimensions instead", A.dim());
-  const Tensor X = call_op(O::linalg_solve_triangular, transpose ? mT(A) : A, b, upper != transpose, true, a.boolean(4));
+  const Tensor X =
+      call_op(O::linalg_solve_triangular, transpose ? mT(A) : A, b, upper != transpose, true, a.boolean(4));
   Dims batch = broadcast_shapes(Dims(b.sizes().begin(), b.sizes().end() - 2),
                                 Dims(A.sizes().begin(), A.sizes().end() - 2), "triangular_solve");
   batch.insert(batch.end(), {A.size(-2), A.size(-1)});

@@ -56,8 +56,10 @@ Tensor numeric_matrix_norm(const Tensor& A, double ord, const Dims& dim, bool ke
   auto [d0, d1] = matrix_dims(with_dtype(A, dt), dim);
   const double a = std::fabs(ord);
   AMPS_CHECK(a == 2 || a == 1 || std::isinf(a), "linalg.matrix_norm: Order {} not supported.", ord);
-  if (a == 2)
-    return over_singular_values(with_dtype(A, dt), d0, d1, keepdim, [&](const Tensor& s) { return extreme(s, ord, -1, false); });
+  if (a == 2) {
+    auto pick = [ord](const Tensor& s) { return extreme(s, ord, -1, false); };
+    return over_singular_values(with_dtype(A, dt), d0, d1, keepdim, pick);
+  }
   if (std::isinf(a)) std::swap(d0, d1);
   if (!keepdim && d0 < d1) --d1;  // the first reduction removed a dim in front of d1
   const Tensor sums = call_op(O::linalg_vector_norm, A, Scalar(1.0), Dims{d0}, keepdim, dt ? IValue(*dt) : IValue());
@@ -65,7 +67,8 @@ Tensor numeric_matrix_norm(const Tensor& A, double ord, const Dims& dim, bool ke
 }
 
 // 'fro': the 2-norm of the elements; 'nuc': the sum of the singular values.
-Tensor string_matrix_norm(const Tensor& A, const std::string& ord, const Dims& dim, bool keepdim, std::optional<DType> dt) {
+Tensor string_matrix_norm(const Tensor& A, const std::string& ord, const Dims& dim, bool keepdim,
+                          std::optional<DType> dt) {
   auto [d0, d1] = matrix_dims(with_dtype(A, dt), dim);
   AMPS_CHECK(ord == "fro" || ord == "nuc", "linalg.matrix_norm: Order {} not supported.", ord);
   if (ord == "fro")

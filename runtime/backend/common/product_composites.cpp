@@ -172,8 +172,8 @@ Tensors tensordot_math(Args& args) {
     const int64_t s1 = x.size(da[i]), s2 = y.size(db[i]);
     if (s2 == 1) x = sum(x, Dims{da[i]}, true);
     else if (s1 == 1) y = sum(y, Dims{db[i]}, true);
-    else AMPS_CHECK(s1 == s2, "contracted dimensions need to match, but first has size {} in dim {} and second has size "
-                    "{} in dim {}", s1, da[i], s2, db[i]);
+    else AMPS_CHECK(s1 == s2, "contracted dimensions need to match, but first has size {} in dim {} and second has "
+                    "size {} in dim {}", s1, da[i], s2, db[i]);
     if (s1 == s2) csize *= s1;
   }
   const std::vector<bool> ca = dim_set(da, x.dim()), cb = dim_set(db, y.dim());
@@ -228,7 +228,8 @@ Tensors linalg_multi_dot_math(Args& args) {
   AMPS_CHECK(in.size() >= 2, "multi_dot(): expected at least 2 tensors but got {}", in.size());
   std::vector<Tensor> t = in;
   Dims shape;
-  AMPS_CHECK(t[0].dim() == 1 || t[0].dim() == 2, "multi_dot(): the first tensor must be 1D or 2D but got {}D", t[0].dim());
+  AMPS_CHECK(t[0].dim() == 1 || t[0].dim() == 2, "multi_dot(): the first tensor must be 1D or 2D but got {}D",
+             t[0].dim());
   if (t[0].dim() == 1) t[0] = t[0].unsqueeze(0);
   else shape.push_back(t[0].size(0));
   AMPS_CHECK(t.back().dim() == 1 || t.back().dim() == 2, "multi_dot(): the last tensor must be 1D or 2D but got {}D",
