@@ -20,20 +20,29 @@ Value tensor_method(Interp& in, const Value& self, Atom name);
 
 namespace {
 
-// Ops grouped by script name (overloads such as max / max.dim share one), per visibility.
+// Ops grouped by script name (overloads such as max / max.dim share one), per visibility: global functions, tensor
+// methods, and the members of module `linalg` (torch.linalg).
 struct OpNames {
-  std::map<std::string, std::vector<rt::OpId>> functions, methods;
+  std::map<std::string, std::vector<rt::OpId>> functions, methods, linalg;
 };
+
+// torch.linalg's functions that are the same ops as a global one (with the same arguments).
+constexpr std::pair<std::string_view, rt::OpId> kLinalgAliases[] = {
+    {"inv", rt::OpId::inverse}, {"cholesky", rt::OpId::cholesky}, {"matrix_power", rt::OpId::matrix_power}};
 
 const OpNames& op_names() {
   static const OpNames names = [] {
     OpNames n;
+    constexpr std::string_view prefix = "linalg_";
     for (int i = 0; i < rt::op_count; ++i) {
       auto op = rt::OpId(i);
       std::string name(rt::op_name(op));
       if (rt::op_has(op, rt::opflag::fn)) n.functions[name].push_back(op);
       if (rt::op_has(op, rt::opflag::method)) n.methods[name].push_back(op);
+      if (name.starts_with(prefix) && !rt::op_has(op, rt::opflag::internal))
+        n.linalg[name.substr(prefix.size())].push_back(op);
     }
+    for (auto [name, op] : kLinalgAliases) n.linalg[std::string(name)].push_back(op);
     return n;
   }();
   return names;
@@ -241,6 +250,35 @@ void pack_operands(CallArgs& a, size_t first) {
   a.pos.push_back(make_list(std::move(operands)));
 }
 
+// tensordot(a, b, dims=2) as torch.tensordot: dims an int n (a's last n dims against b's first n) or a pair of dim
+// lists (or of single dims) becomes the op's dims_self and dims_other.
+void tensordot_dims(CallArgs& a) {
+  Value dims = Value(int64_t(2));
+  for (auto it = a.kw.begin(); it != a.kw.end(); ++it)
+    if (*it->first == "dims") {
+      dims = it->second;
+      a.kw.erase(it);
+      break;
+    }
+  if (a.pos.size() == 3) dims = a.pos[2];
+  if (a.pos.size() != 3 && a.pos.size() != 2) return;  // the op's binder reports the arity
+  a.pos.resize(2);
+  if (dims.is_int()) {
+    if (dims.as_int() < 0)
+      Interp::fail("RuntimeError", fmt::format("tensordot expects dims >= 0, but got dims={}", dims.as_int()), a.span);
+    std::vector<Value> da, db;
+    for (int64_t i = 0; i < dims.as_int(); ++i) da.push_back(Value(i - dims.as_int())), db.push_back(Value(i));
+    a.pos.push_back(make_list(std::move(da)));
+    a.pos.push_back(make_list(std::move(db)));
+    return;
+  }
+  const std::vector<Value>* pair = dims.is(ObjKind::List) ? &dims.as<List>()->items
+                                   : dims.is(ObjKind::Tuple) ? &dims.as<Tuple>()->items : nullptr;
+  if (!pair || pair->size() != 2)
+    Interp::fail("TypeError", "tensordot: dims must be an int or a pair of dim lists", a.span);
+  for (const Value& d : *pair) a.pos.push_back(d.is_int() ? make_list(std::vector<Value>{d}) : d);
+}
+
 void install_dtypes_and_devices(Interp& in) {
   static const std::pair<const char*, rt::DType> names[] = {
       {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
@@ -268,14 +306,25 @@ void install_tensor_builtins(Interp& in) {
     // A name shared with a Python builtin (max, sum, abs, ...) serves both: tensors go to the op.
     Value builtin = in.lookup_global(name);
     // the position from which positional tensors form the op's list (SIZE_MAX: none)
-    const size_t variadic_from = name == "einsum" ? 1 : name == "meshgrid" ? 0 : SIZE_MAX;
-    in.def_native(name, [group, builtin, variadic_from](Interp& i, CallArgs& a) {
+    const size_t variadic_from = name == "einsum" ? 1 : name == "meshgrid" || name == "chain_matmul" ? 0 : SIZE_MAX;
+    const bool tensordot = name == "tensordot";
+    in.def_native(name, [group, builtin, variadic_from, tensordot](Interp& i, CallArgs& a) {
       if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);
       if (variadic_from != SIZE_MAX) pack_operands(a, variadic_from);
+      if (tensordot) tensordot_dims(a);
       normalize_dtype_kwargs(a);
       return call_op_overloads(i, *group, a);
     });
   }
+  in.def_module("linalg", [](Interp&, Module& m) {
+    for (auto& [name, ops] : op_names().linalg) {
+      const std::vector<rt::OpId>* group = &ops;
+      m.attrs[intern(name)] = make<Native>("linalg." + name, [group](Interp& i, CallArgs& a) {
+        normalize_dtype_kwargs(a);
+        return call_op_overloads(i, *group, a);
+      });
+    }
+  });
   in.def_native("tensor", b_tensor);
   in.def_native("manual_seed", b_manual_seed);
   in.def_native("get_rng_state", b_get_rng_state);

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "runtime/autograd/decompose.hpp"
+#include "runtime/autograd/linalg_rules.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
@@ -813,6 +814,7 @@ void linalg_rules(Table& t) {
     return Tensors{neg(matmul(yt, matmul(c.g(), yt)))}; }};
   t[size_t(O::qr)] = {out_(0) | out_(1), qr_rule};
   t[size_t(O::svd)] = {in_(0) | out_(0) | out_(1) | out_(2), svd_rule};
+  add_linalg_solve_rules(t);  // det, slogdet, solve, solve_triangular, eigh
 }
 
 const Table& table() {

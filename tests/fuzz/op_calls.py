@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Writes an amps script that calls every script-visible op of runtime/ops.def (as a function, or as a method of
-its first argument) with odd arguments drawn from small pools (empty, 0-dim, strided, expanded, half, integer and
-bool tensors; negative, zero and huge ints; NaN/inf; empty and wrong-length lists; bad strings), plus odd tensor
+"""Writes an amps script that calls every script-visible op of runtime/ops.def (as a function, as a method of
+its first argument, or as a member of module linalg) with odd arguments drawn from small pools (empty, 0-dim,
+strided, expanded, half, integer and bool tensors; negative, zero and huge ints; NaN/inf; empty and wrong-length lists; bad strings), plus odd tensor
 indexing, each call in try/catch. The script must finish and print `done N`: an op that crashes the process
 (a signal) instead of raising an amps error fails the test that runs it (tests/CMakeLists.txt).
   op_calls.py OPS_DEF SEED CALLS_PER_OP"""
@@ -61,7 +61,9 @@ def calls(ops, per_op):
             need = sum(1 for a in pos if not a[2])
             n = random.randint(max(0, need - (random.random() < 0.1)), len(pos))
             vals = [random.choice(pool(a[0])) for a in pos[:n]]
-            if fn and (not method or not vals or random.random() < 0.5):
+            if name.startswith('linalg_') and not fn and not method:  # module linalg (torch.linalg)
+                yield f'linalg.{name[len("linalg_"):]}({", ".join(vals + kws)})'
+            elif fn and (not method or not vals or random.random() < 0.5):
                 yield f'{name}({", ".join(vals + kws)})'
             elif method and vals:
                 yield f'({vals[0]}).{name}({", ".join(vals[1:] + kws)})'
@@ -74,6 +76,7 @@ def calls(ops, per_op):
 def main():
     ops_def, seed, per_op = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     random.seed(seed)
+    print('import linalg')
     print('let n = 0')
     for c in calls(parse_ops(ops_def), per_op):
         print(f'try {{ {c} }} catch e {{ n += 1 }}')

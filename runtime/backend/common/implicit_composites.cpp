@@ -10,6 +10,8 @@
 #include "runtime/backend/common/adaptive_max_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/elementwise_composites.hpp"
+#include "runtime/backend/common/linalg_composites.hpp"
+#include "runtime/backend/common/linalg_norm_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
 #include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
@@ -292,6 +294,31 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::histc, histc_math, all},
       {O::meshgrid, meshgrid_math, all},
       {O::logspace, logspace_math, all},
+      {O::det, det_math, all},
+      {O::logdet, logdet_math, all},
+      {O::slogdet, slogdet_math, all},
+      {O::matrix_power, matrix_power_math, all},
+      {O::tensordot, tensordot_math, all},
+      {O::chain_matmul, chain_matmul_math, all},
+      {O::cholesky_solve, cholesky_solve_math, all},
+      {O::cholesky_inverse, cholesky_inverse_math, all},
+      {O::triangular_solve, triangular_solve_math, all},
+      {O::pinverse, pinverse_math, all},
+      {O::linalg_eigvalsh, linalg_eigvalsh_math, all},
+      {O::linalg_qr, linalg_qr_math, all},
+      {O::linalg_svd, linalg_svd_math, all},
+      {O::linalg_svdvals, linalg_svdvals_math, all},
+      {O::linalg_vector_norm, linalg_vector_norm_math, all},
+      {O::linalg_matrix_norm, linalg_matrix_norm_math, all},
+      {O::linalg_matrix_norm_str_ord, linalg_matrix_norm_str_ord_math, all},
+      {O::linalg_norm, linalg_norm_math, all},
+      {O::linalg_norm_ord_str, linalg_norm_ord_str_math, all},
+      {O::linalg_multi_dot, linalg_multi_dot_math, all},
+      {O::linalg_vecdot, linalg_vecdot_math, all},
+      {O::linalg_matrix_rank, linalg_matrix_rank_math, all},
+      {O::linalg_pinv, linalg_pinv_math, all},
+      {O::linalg_lstsq, linalg_lstsq_math, all},
+      {O::linalg_cross, linalg_cross_math, all},
   };
   return table;
 }

@@ -4,7 +4,9 @@
 // (activation_composites.hpp), the recurrent cells (rnn_composites.hpp), 1-D pooling (pool1d_composites.hpp), 3-D
 // pooling (pool3d_composites.hpp), adaptive max pooling and unpooling (adaptive_max_composites.hpp), the
 // composed losses (loss_composites.hpp), reductions such as median and nansum (reduction_composites.hpp), dist, pdist,
-// renorm and rms_norm (norm_composites.hpp), vdot, cross and bilinear (product_composites.hpp), and frac, clamp with
+// renorm and rms_norm (norm_composites.hpp), vdot, cross, bilinear, tensordot, matrix_power and the matrix chains
+// (product_composites.hpp), det, the decompositions' linalg spellings, the solves and the pseudo-inverse family
+// (linalg_composites.hpp), the linalg norms (linalg_norm_composites.hpp), and frac, clamp with
 // tensor bounds, where(condition), tile and bernoulli (elementwise_composites.hpp).
 // Each is written with the dispatching functions, so the one definition serves as the kernel of every backend (run
 // below the autograd layer: nothing is recorded) and as the op's differentiable decomposition

@@ -1,5 +1,6 @@
-// Dense single-matrix factorizations (Cholesky, LU inverse, Householder QR, one-sided Jacobi SVD) in plain
-// loops; products accumulate in double so float32 results stay close to LAPACK's.
+// Dense single-matrix factorizations (Cholesky, LU and its solves, triangular solves, Householder QR, one-sided
+// Jacobi SVD, cyclic Jacobi symmetric eigen-decomposition) in plain loops; products accumulate in double so
+// float32 results stay close to LAPACK's.
 #include "runtime/backend/cpu/linalg_algos.hpp"
 
 #include <algorithm>
@@ -22,30 +23,8 @@ template <typename T> void swap_rows(T* a, int64_t n, int64_t k, int64_t p) {
   if (k != p) std::swap_ranges(a + k * n, a + (k + 1) * n, a + p * n);
 }
 
-// In-place LU with partial pivoting (L unit-lower, U upper); [perm] maps rows of P*A to rows of A.
-template <typename T> int64_t lu_factor(T* lu, std::vector<int64_t>& perm, int64_t n) {
-  int64_t info = 0;
-  std::iota(perm.begin(), perm.end(), int64_t(0));
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t p = k;
-    for (int64_t i = k + 1; i < n; ++i)
-      if (std::fabs(double(lu[i * n + k])) > std::fabs(double(lu[p * n + k]))) p = i;
-    if (lu[p * n + k] == T(0)) {
-      if (info == 0) info = k + 1;
-      continue;
-    }
-    swap_rows(lu, n, k, p);
-    std::swap(perm[size_t(k)], perm[size_t(p)]);
-    for (int64_t i = k + 1; i < n; ++i) {
-      const T l = lu[i * n + k] /= lu[k * n + k];
-      for (int64_t j = k + 1; j < n; ++j) lu[i * n + j] -= l * lu[k * n + j];
-    }
-  }
-  return info;
-}
-
 // Solves L U x = b in place ([b] has stride [bs]) with the factors from lu_factor.
-template <typename T> void lu_solve(const T* lu, int64_t n, T* b, int64_t bs) {
+template <typename T> void lu_solve_column(const T* lu, int64_t n, T* b, int64_t bs) {
   for (int64_t i = 0; i < n; ++i) {
     double s = double(b[i * bs]);
     for (int64_t j = 0; j < i; ++j) s -= double(lu[i * n + j]) * double(b[j * bs]);
@@ -164,6 +143,32 @@ template <typename T> void tall_svd(std::vector<T>& w, int64_t rows, int64_t col
     for (int64_t k = 0; k < ucols; ++k) u[i * ucols + k] = uc[size_t(k * rows + i)];
 }
 
+// The Jacobi rotation (c, s) that zeroes m[p][q] of the symmetric n x n [m] (Golub & Van Loan's symSchur2),
+// applied as m = J^T m J, with v = v J accumulating the eigenvectors.
+void jacobi_rotate(std::vector<double>& m, std::vector<double>& v, int64_t n, int64_t p, int64_t q) {
+  const double apq = m[size_t(p * n + q)];
+  const double tau = (m[size_t(q * n + q)] - m[size_t(p * n + p)]) / (2 * apq);
+  const double t = std::copysign(1.0, tau) / (std::fabs(tau) + std::hypot(1.0, tau));
+  const double c = 1 / std::hypot(1.0, t), s = t * c;
+  auto turn = [c, s](double& x, double& y) {
+    const double xp = x, yq = y;
+    x = c * xp - s * yq;
+    y = s * xp + c * yq;
+  };
+  for (int64_t k = 0; k < n; ++k) turn(m[size_t(k * n + p)], m[size_t(k * n + q)]);
+  for (int64_t k = 0; k < n; ++k) turn(m[size_t(p * n + k)], m[size_t(q * n + k)]);
+  for (int64_t k = 0; k < n; ++k) turn(v[size_t(k * n + p)], v[size_t(k * n + q)]);
+  m[size_t(p * n + q)] = m[size_t(q * n + p)] = 0;
+}
+
+// Sum of squares of the off-diagonal elements of the n x n [m].
+double off_diagonal(const std::vector<double>& m, int64_t n) {
+  double s = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) s += i == j ? 0 : m[size_t(i * n + j)] * m[size_t(i * n + j)];
+  return s;
+}
+
 }  // namespace
 
 template <typename T> int64_t cholesky_lower(const T* a, T* l, int64_t n) {
@@ -178,13 +183,64 @@ template <typename T> int64_t cholesky_lower(const T* a, T* l, int64_t n) {
   return 0;
 }
 
+template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t n) {
+  int64_t info = 0;
+  std::iota(perm, perm + n, int64_t(0));
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(double(lu[i * n + k])) > std::fabs(double(lu[p * n + k]))) p = i;
+    if (lu[p * n + k] == T(0)) {
+      if (info == 0) info = k + 1;
+      continue;
+    }
+    swap_rows(lu, n, k, p);
+    std::swap(perm[k], perm[p]);
+    for (int64_t i = k + 1; i < n; ++i) {
+      const T l = lu[i * n + k] /= lu[k * n + k];
+      for (int64_t j = k + 1; j < n; ++j) lu[i * n + j] -= l * lu[k * n + j];
+    }
+  }
+  return info;
+}
+
+int permutation_sign(const int64_t* perm, int64_t n) {
+  std::vector<bool> seen(size_t(n), false);
+  int sign = 1;
+  for (int64_t i = 0; i < n; ++i) {  // each cycle of length L contributes (-1)^(L-1)
+    for (int64_t j = i; !seen[size_t(j)]; j = perm[j]) {
+      seen[size_t(j)] = true;
+      if (j != i) sign = -sign;
+    }
+  }
+  return sign;
+}
+
+template <typename T> void lu_solve(const T* lu, const int64_t* perm, T* b, int64_t n, int64_t k) {
+  std::vector<T> pb(size_t(n * k));
+  for (int64_t i = 0; i < n; ++i) std::copy(b + perm[i] * k, b + (perm[i] + 1) * k, pb.begin() + i * k);
+  for (int64_t c = 0; c < k; ++c) lu_solve_column(lu, n, pb.data() + c, k);
+  std::copy(pb.begin(), pb.end(), b);
+}
+
+template <typename T> void triangular_solve(const T* a, T* b, int64_t n, int64_t k, bool upper, bool unit) {
+  for (int64_t c = 0; c < k; ++c)
+    for (int64_t step = 0; step < n; ++step) {
+      const int64_t i = upper ? n - 1 - step : step;
+      double s = double(b[i * k + c]);
+      const int64_t j0 = upper ? i + 1 : 0, j1 = upper ? n : i;
+      for (int64_t j = j0; j < j1; ++j) s -= double(a[i * n + j]) * double(b[j * k + c]);
+      b[i * k + c] = T(unit ? s : s / double(a[i * n + i]));
+    }
+}
+
 template <typename T> int64_t lu_inverse(const T* a, T* inv, int64_t n) {
   std::vector<T> lu(a, a + n * n);
   std::vector<int64_t> perm(static_cast<size_t>(n));
-  if (int64_t info = lu_factor(lu.data(), perm, n)) return info;
+  if (int64_t info = lu_factor(lu.data(), perm.data(), n)) return info;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t c = 0; c < n; ++c) inv[i * n + c] = T(perm[size_t(i)] == c ? 1 : 0);
-  for (int64_t c = 0; c < n; ++c) lu_solve(lu.data(), n, inv + c, n);
+  for (int64_t c = 0; c < n; ++c) lu_solve_column(lu.data(), n, inv + c, n);
   return 0;
 }
 
@@ -218,9 +274,40 @@ template <typename T> bool jacobi_svd(const T* a, int64_t m, int64_t n, T* u, in
   return true;
 }
 
+template <typename T> bool jacobi_eigh(const T* a, T* w, T* v, int64_t n) {
+  for (int64_t i = 0; i < n * n; ++i)
+    if (!std::isfinite(double(a[i]))) return false;
+  std::vector<double> m(a, a + n * n), vv(size_t(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) vv[size_t(i * n + i)] = 1;
+  double total = 0;  // ||a||_F^2: rotations stop once the off-diagonal part is negligible against it
+  for (double x : m) total += x * x;
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (int sweep = 0; sweep < 100 && off_diagonal(m, n) > eps * eps * total; ++sweep)
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = p + 1; q < n; ++q)
+        if (m[size_t(p * n + q)] != 0) jacobi_rotate(m, vv, n, p, q);
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return m[size_t(x * n + x)] < m[size_t(y * n + y)]; });
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t j = order[size_t(k)];
+    w[k] = T(m[size_t(j * n + j)]);
+    int64_t big = 0;  // the sign convention: the largest-magnitude component positive
+    for (int64_t i = 1; i < n; ++i)
+      if (std::fabs(vv[size_t(i * n + j)]) > std::fabs(vv[size_t(big * n + j)])) big = i;
+    const double flip = vv[size_t(big * n + j)] < 0 ? -1.0 : 1.0;
+    for (int64_t i = 0; i < n; ++i) v[i * n + k] = T(flip * vv[size_t(i * n + j)]);
+  }
+  return true;
+}
+
 #define AMPS_LINALG_INSTANTIATE(T)                                                                    \
   template int64_t cholesky_lower<T>(const T*, T*, int64_t);                                          \
   template int64_t lu_inverse<T>(const T*, T*, int64_t);                                              \
+  template int64_t lu_factor<T>(T*, int64_t*, int64_t);                                               \
+  template void lu_solve<T>(const T*, const int64_t*, T*, int64_t, int64_t);                          \
+  template void triangular_solve<T>(const T*, T*, int64_t, int64_t, bool, bool);                      \
+  template bool jacobi_eigh<T>(const T*, T*, T*, int64_t);                                            \
   template void householder_qr<T>(const T*, int64_t, int64_t, T*, int64_t, T*, int64_t);              \
   template bool jacobi_svd<T>(const T*, int64_t, int64_t, T*, int64_t, T*, T*, int64_t);
 AMPS_LINALG_INSTANTIATE(float)

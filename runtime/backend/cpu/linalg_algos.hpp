@@ -14,6 +14,22 @@ template <typename T> int64_t cholesky_lower(const T* a, T* l, int64_t n);
 // of the first exactly-zero pivot of U (LAPACK getrf's info), in which case [inv] is unspecified.
 template <typename T> int64_t lu_inverse(const T* a, T* inv, int64_t n);
 
+// In-place LU with partial pivoting of the n x n matrix [lu] (LAPACK getrf): L (unit diagonal) below the diagonal,
+// U on and above it; row k of P A is row perm[k] of A. Returns 0, or the 1-based index of the first exactly-zero
+// pivot (that column is skipped, so U is still upper triangular with a zero there).
+template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t n);
+// +1 or -1: the sign of the permutation [perm] of 0..n-1 (det P of lu_factor's P).
+int permutation_sign(const int64_t* perm, int64_t n);
+// Solves A X = B in place for the n x k matrix [b], given lu_factor's [lu] and [perm] of A (U nonsingular).
+template <typename T> void lu_solve(const T* lu, const int64_t* perm, T* b, int64_t n, int64_t k);
+// Solves A X = B in place for the n x k matrix [b], A n x n triangular: only its upper (or lower) triangle is read,
+// its diagonal taken as ones when [unit]. A zero on the diagonal gives inf/NaN, as LAPACK trtrs' solve.
+template <typename T> void triangular_solve(const T* a, T* b, int64_t n, int64_t k, bool upper, bool unit);
+// Eigen-decomposition of the symmetric n x n matrix [a] (both triangles read) by cyclic Jacobi: [w] the
+// eigenvalues ascending, [v] (n x n) the orthonormal eigenvectors as columns, each with its largest-magnitude
+// component positive. Returns false when [a] holds a non-finite value.
+template <typename T> bool jacobi_eigh(const T* a, T* w, T* v, int64_t n);
+
 // Householder QR of the m x n matrix [a] (LAPACK geqrf/orgqr conventions): [q] gets the first [qcols]
 // columns of Q (m x qcols), [r] the first [rrows] rows of R (rrows x n, zeros below the diagonal).
 template <typename T> void householder_qr(const T* a, int64_t m, int64_t n, T* q, int64_t qcols, T* r, int64_t rrows);

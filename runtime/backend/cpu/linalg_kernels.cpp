@@ -5,6 +5,7 @@
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/linalg_algos.hpp"
+#include "runtime/backend/cpu/linalg_batch.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
@@ -13,61 +14,6 @@
 
 namespace amps::rt::cpu {
 namespace {
-
-DType linalg_dtype(DType t) { return t == DType::float64 ? DType::float64 : DType::float32; }
-
-// Calls f(T{}) with T = double for float64, float for every other dtype.
-template <typename F> void with_compute_type(DType t, F&& f) {
-  if (t == DType::float64) f(double{});
-  else f(float{});
-}
-
-// A batch of matrices [lead..., m, n] as one contiguous compute-dtype tensor.
-struct Mats {
-  Tensor data;
-  Dims lead;
-  int64_t batch = 1, m = 0, n = 0;
-};
-
-Mats as_mats(const Tensor& x, std::string_view op, bool transposed = false) {
-  AMPS_CHECK(x.dim() >= 2, "{}: The input tensor A must have at least 2 dimensions.", op);
-  Mats r;
-  r.data = contiguous(cast(transposed ? native::transpose(x, -2, -1) : x, linalg_dtype(x.dtype())));
-  r.m = r.data.size(-2);
-  r.n = r.data.size(-1);
-  r.lead.assign(x.sizes().begin(), x.sizes().end() - 2);
-  r.batch = numel_of(r.lead);
-  return r;
-}
-
-void check_square(const Tensor& x, std::string_view op) {
-  AMPS_CHECK(x.size(-2) == x.size(-1), "{}: A must be batches of square matrices, but they are {} by {} matrices", op,
-             x.size(-2), x.size(-1));
-}
-
-// A new compute-dtype tensor [lead..., tail...] on [dev].
-Tensor batch_of(const Mats& a, const Dims& tail, Device dev) {
-  Dims s = a.lead;
-  s.insert(s.end(), tail.begin(), tail.end());
-  return Tensor::empty(s, a.data.dtype(), dev);
-}
-
-// Runs f(b) for every matrix b of the batch, in parallel for large batches; [f] must not throw.
-template <typename F> void for_batch(const Mats& a, F&& f) {
-  const int64_t work = std::max<int64_t>(1, a.m * a.n * std::max(a.m, a.n));
-  parallel_for(a.batch, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) f(b);
-  });
-}
-
-// The first nonzero LAPACK-style info becomes "<op>: [(Batch element i): ]<what(info)>", as PyTorch's.
-template <typename F> void check_infos(const std::vector<int64_t>& info, bool batched, std::string_view op, F what) {
-  for (size_t b = 0; b < info.size(); ++b) {
-    if (info[b] == 0) continue;
-    std::string where = batched ? fmt::format("(Batch element {}): ", b) : std::string();
-    AMPS_FAIL("{}: {}{}", op, where, what(info[b]));
-  }
-}
 
 // cholesky(input, upper): upper reads the upper triangle, i.e. factors A^T's lower one and transposes.
 Tensors k_cholesky(const ArgReader& a, const KernelContext& kc) {

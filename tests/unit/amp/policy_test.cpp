@@ -39,10 +39,14 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
   EXPECT_EQ(names(DeviceType::cuda, Policy::lower_precision_fp),
             (V{"prelu", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "matmul", "mm", "bmm", "addmm", "addbmm",
                "baddbmm", "addmv", "addr", "mv", "scaled_dot_product_attention", "einsum", "linear", "conv1d", "conv2d",
-               "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}));
-  EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype), (V{"sum", "prod", "cumsum", "cumprod", "softmax", "log_softmax"}));
+               "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "chain_matmul", "linalg_multi_dot",
+               "linalg_vecdot"}));
+  EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_set_opt_dtype),
+            (V{"sum", "prod", "cumsum", "cumprod", "softmax", "log_softmax", "linalg_vector_norm", "linalg_matrix_norm",
+               "linalg_matrix_norm_str_ord"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
-  EXPECT_EQ(names(DeviceType::cuda, Policy::promote), (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot", "vdot", "cross", "bilinear"}));
+  EXPECT_EQ(names(DeviceType::cuda, Policy::promote),
+            (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot", "vdot", "cross", "bilinear", "tensordot"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",
@@ -71,6 +75,22 @@ TEST(AmpPolicyTable, CpuHasOnlyLowerFp32AndPromote) {
     EXPECT_EQ(policy_for(DeviceType::cpu, op), Policy::none) << rt::op_name(op);
     EXPECT_EQ(policy_for(DeviceType::cuda, op), Policy::none) << rt::op_name(op);
   }
+}
+
+// AutocastCPU's fp32 list names the decompositions, solves and most linalg_* ops; det, slogdet, solve_triangular,
+// pinv, matrix_power and the norms are on no list; linalg_vecdot is lower precision.
+TEST(AmpPolicyTable, CpuRunsTheLinalgListInFp32) {
+  for (const char* op : {"cholesky", "inverse", "qr", "svd", "cholesky_solve", "cholesky_inverse", "triangular_solve",
+                         "pinverse", "linalg_solve", "linalg_eigh", "linalg_eigvalsh", "linalg_qr", "linalg_svd",
+                         "linalg_svdvals", "linalg_matrix_rank", "linalg_lstsq"})
+    EXPECT_EQ(policy_for(DeviceType::cpu, *rt::op_from_id_name(op)), Policy::fp32) << op;
+  for (const char* op : {"det", "logdet", "slogdet", "linalg_det", "linalg_slogdet", "linalg_solve_triangular",
+                         "linalg_pinv", "matrix_power", "linalg_norm", "linalg_vector_norm", "linalg_matrix_norm",
+                         "linalg_cross", "tensordot", "chain_matmul", "linalg_multi_dot"})
+    EXPECT_EQ(policy_for(DeviceType::cpu, *rt::op_from_id_name(op)), Policy::none) << op;
+  EXPECT_EQ(policy_for(DeviceType::cpu, OpId::linalg_vecdot), Policy::lower_precision_fp);
+  EXPECT_EQ(policy_for(DeviceType::xla, OpId::linalg_svd), Policy::fp32);
+  EXPECT_EQ(policy_for(DeviceType::xla, OpId::linalg_solve), Policy::none);
 }
 
 TEST(AmpPolicyTable, XlaIsTheTpuList) {

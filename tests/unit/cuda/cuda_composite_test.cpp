@@ -245,5 +245,30 @@ TEST_F(Cuda, LinalgRunsOnTheHostAndReturnsToTheDevice) {
                                  "RuntimeError", "linalg.cholesky: The factorization could not be completed"));
 }
 
+// The LU family, the solves and eigh (host kernels) and the torch.linalg composites built on them, on the device.
+TEST_F(Cuda, LinalgSolvesEighAndCompositesMatchTheCpu) {
+  for (DType dt : {DType::float32, DType::float64}) {
+    Tensor x = input({2, 4, 4}, dt, 0.3);
+    Tensor spd = add(matmul(x, x.transpose(-2, -1)), mul(eye(4, std::nullopt, dt), wrap_number(Scalar(4.0))));
+    const Tensor b = input({2, 4, 3}, dt, 0.9), L = call_op(OpId::cholesky, spd);
+    for (OpId op : {OpId::linalg_det, OpId::det, OpId::logdet, OpId::linalg_slogdet, OpId::linalg_svdvals,
+                    OpId::pinverse, OpId::cholesky_inverse, OpId::linalg_matrix_rank, OpId::linalg_norm})
+      EXPECT_TRUE(same_on_cuda(op, {op == OpId::cholesky_inverse ? L : spd}, 40)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_solve, {spd, b}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_solve, {spd, input({4}, dt)}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_solve_triangular, {L, b, false}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::cholesky_solve, {b, L}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_eigvalsh, {spd, std::string("L")}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_lstsq, {input({5, 3}, dt, 0.2), input({5, 2}, dt, 0.5)}, 40));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_matrix_norm_str_ord, {spd, std::string("nuc")}, 40));
+    EXPECT_TRUE(same_on_cuda(OpId::matrix_power, {x, int64_t(5)}, 40));
+    EXPECT_TRUE(same_on_cuda(OpId::tensordot, {x, b, Dims{1}, Dims{1}}, 20));
+    const Tensor v = input({4}, dt);
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_multi_dot, {std::vector<Tensor>{v, spd.select(0, 0), b.select(0, 1)}}, 20));
+  }
+  EXPECT_TRUE(test::throws_error([] { dispatch(OpId::linalg_solve, {zeros({2, 2}).to(kCuda), ones({2}).to(kCuda)}); },
+                                 "RuntimeError", "torch.linalg.solve: The solver failed because the input matrix is singular."));
+}
+
 }  // namespace
 }  // namespace amps::rt

@@ -65,6 +65,16 @@ Tensors svd_projector(Args& a) {
   return {matmul(W, mT(W))};
 }
 
+// [..., n, n] matrices with 4 added on the diagonal: diagonally dominant, so invertible with a positive determinant.
+Tensor dominant(Rand& r, const Dims& shape) { return r.uniform(shape) + eye(shape.back(), std::nullopt, DType::float64) * 4.0; }
+Tensor symmetric(const Tensor& a) { return (a + mT(a)) * 0.5; }
+
+// Functions of linalg.eigh's (L, V) of the symmetrized input that no eigenvector sign convention changes.
+Tensors eigh_invariants(Args& a) {
+  Tensors lv = dispatch(O::linalg_eigh, Args{symmetric(a[0].tensor()), a[1]});
+  return {lv[0], matmul(lv[1] * exp(lv[0]).unsqueeze(-2), mT(lv[1])), lv[1] * lv[1]};
+}
+
 std::vector<Sample> samples() {
   const IValue none;
   auto T = [](Rand& r, Dims s) { return r.uniform(s); };
@@ -430,6 +440,56 @@ std::vector<Sample> samples() {
       {"svd_projector_wide", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {2, 4}), true, true}; }, {},
        svd_projector},
       {"svd_values", O::svd, [=](Rand& r) { return Args{distinct_sv(r, {3, 4}), true, false}; }},
+      {"det", O::det, [=](Rand& r) { return Args{dominant(r, {2, 3, 3})}; }},
+      {"linalg_det", O::linalg_det, [=](Rand& r) { return Args{T(r, {3, 3})}; }},
+      {"logdet", O::logdet, [=](Rand& r) { return Args{dominant(r, {3, 3})}; }},
+      {"slogdet", O::slogdet, [=](Rand& r) { return Args{dominant(r, {2, 3, 3})}; }},
+      {"linalg_slogdet", O::linalg_slogdet, [=](Rand& r) { return Args{T(r, {3, 3})}; }},
+      {"linalg_solve", O::linalg_solve, [=](Rand& r) { return Args{dominant(r, {2, 3, 3}), T(r, {3, 2})}; }},
+      {"linalg_solve_vector", O::linalg_solve, [=](Rand& r) { return Args{dominant(r, {2, 3, 3}), T(r, {3})}; }},
+      {"linalg_solve_right", O::linalg_solve, [=](Rand& r) { return Args{dominant(r, {3, 3}), T(r, {2, 2, 3}), false}; }},
+      {"linalg_solve_triangular", O::linalg_solve_triangular, [=](Rand& r) {
+         return Args{dominant(r, {3, 3}), T(r, {2, 3, 2}), true};
+       }},
+      {"linalg_solve_triangular_right_unit", O::linalg_solve_triangular, [=](Rand& r) {
+         return Args{dominant(r, {3, 3}), T(r, {2, 3}), false, false, true};
+       }},
+      {"linalg_eigh", O::linalg_eigh, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 3}), "L"}; }, {}, eigh_invariants},
+      {"linalg_eigh_upper", O::linalg_eigh, [=](Rand& r) { return Args{distinct_sv(r, {4, 4}), "U"}; }, {}, eigh_invariants},
+      {"linalg_eigvalsh", O::linalg_eigvalsh, [=](Rand& r) { return Args{distinct_sv(r, {3, 3}), "L"}; }, {},
+       [](Args& a) { return dispatch(O::linalg_eigvalsh, Args{symmetric(a[0].tensor()), a[1]}); }},
+      {"linalg_qr", O::linalg_qr, [=](Rand& r) { return Args{distinct_sv(r, {4, 3}), "reduced"}; }},
+      {"linalg_qr_r", O::linalg_qr, [=](Rand& r) { return Args{distinct_sv(r, {3, 3}), "r"}; }},
+      {"linalg_svd", O::linalg_svd, [=](Rand& r) { return Args{distinct_sv(r, {4, 3}), false}; }, {}, [](Args& a) {
+         Tensors usv = dispatch(O::linalg_svd, a);
+         return Tensors{matmul(usv[0] * (usv[1] * usv[1]).unsqueeze(-2), usv[2]), usv[1]};
+       }},
+      {"linalg_svdvals", O::linalg_svdvals, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 4})}; }},
+      {"linalg_vector_norm", O::linalg_vector_norm, [=](Rand& r) { return Args{T(r, {2, 3}), 3.0, Dims{1}, true}; }},
+      {"linalg_matrix_norm", O::linalg_matrix_norm, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 3}), -2.0}; }},
+      {"linalg_matrix_norm_inf", O::linalg_matrix_norm, [=](Rand& r) {
+         return Args{T(r, {2, 3, 4}), INFINITY, Dims{0, 2}, true};
+       }},
+      {"linalg_matrix_norm_nuc", O::linalg_matrix_norm_str_ord, [=](Rand& r) { return Args{distinct_sv(r, {3, 4}), "nuc"}; }},
+      {"linalg_norm", O::linalg_norm, [=](Rand& r) { return Args{T(r, {3, 4}), 1.0}; }},
+      {"linalg_norm_ord_str", O::linalg_norm_ord_str, [=](Rand& r) { return Args{T(r, {2, 3, 4}), "fro", Dims{0, 2}}; }},
+      {"linalg_multi_dot", O::linalg_multi_dot, [=](Rand& r) {
+         return Args{std::vector<Tensor>{T(r, {3}), T(r, {3, 4}), T(r, {4, 2}), T(r, {2, 5})}};
+       }},
+      {"chain_matmul", O::chain_matmul, [=](Rand& r) { return Args{std::vector<Tensor>{T(r, {2, 3}), T(r, {3, 4}), T(r, {4, 2})}}; }},
+      {"linalg_vecdot", O::linalg_vecdot, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
+      {"linalg_cross", O::linalg_cross, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {1, 3})}; }},
+      {"tensordot", O::tensordot, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {4, 3, 2}), Dims{1, 2}, Dims{1, 0}}; }},
+      {"matrix_power", O::matrix_power, [=](Rand& r) { return Args{T(r, {2, 3, 3}), int64_t(5)}; }},
+      {"matrix_power_negative", O::matrix_power, [=](Rand& r) { return Args{dominant(r, {3, 3}), int64_t(-2)}; }},
+      {"cholesky_solve", O::cholesky_solve, [=](Rand& r) { return Args{T(r, {3, 2}), dominant(r, {2, 3, 3})}; }},
+      {"cholesky_solve_upper", O::cholesky_solve, [=](Rand& r) { return Args{T(r, {3, 2}), dominant(r, {3, 3}), true}; }},
+      {"cholesky_inverse", O::cholesky_inverse, [=](Rand& r) { return Args{dominant(r, {3, 3})}; }},
+      {"triangular_solve", O::triangular_solve, [=](Rand& r) { return Args{T(r, {3, 2}), dominant(r, {3, 3}), false, true}; }},
+      {"pinverse", O::pinverse, [=](Rand& r) { return Args{distinct_sv(r, {4, 3})}; }},
+      {"linalg_pinv_hermitian", O::linalg_pinv, [=](Rand& r) { return Args{distinct_sv(r, {3, 3}), none, none, true}; }, {},
+       [](Args& a) { return dispatch(O::linalg_pinv, Args{symmetric(a[0].tensor()), a[1], a[2], a[3]}); }},
+      {"linalg_lstsq", O::linalg_lstsq, [=](Rand& r) { return Args{distinct_sv(r, {4, 3}), T(r, {4, 2}), none, "gelsd"}; }},
       {"index_add", O::index_add, [=](Rand& r) { return Args{T(r, {5, 3}), int64_t(0), r.ints({4}, 5), T(r, {4, 3})}; }},
       {"scatter_add", O::scatter_add, [=](Rand& r) { return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4})}; }},
       {"scatter_add_src_larger", O::scatter_add, [=](Rand& r) {
@@ -504,7 +564,8 @@ const std::vector<Exclusion> kNotDifferentiable = {
       O::isinf, O::all, O::any, O::isclose},
      "bool output"},
     {{O::argmax, O::argmin, O::argsort, O::one_hot, O::multinomial, O::nonzero, O::argwhere,
-      O::_unique2, O::count_nonzero, O::where_condition, O::bincount, O::histc}, "integer output or counts"},
+      O::_unique2, O::count_nonzero, O::where_condition, O::bincount, O::histc, O::linalg_matrix_rank},
+     "integer output or counts"},
     {{O::bernoulli}, "a random draw: its output does not vary smoothly with the probabilities"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
@@ -677,7 +738,8 @@ const std::set<std::string> kSecondOrder = {
     "scatter", "scatter_add_src_larger", "diagonal", "diag_vector", "elu", "selu", "mish", "logsigmoid", "softsign",
     "normalize", "lstm_cell", "gru_cell", "max_pool3d", "avg_pool3d", "adaptive_max_pool2d", "max_unpool2d",
     // linear algebra rules are compositions of differentiable ops too
-    "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values",
+    "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values", "det", "slogdet", "linalg_solve",
+    "linalg_solve_triangular", "linalg_eigh",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
     "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap", "threshold_backward",
     "gelu_tanh", "gelu_backward", "gelu_backward_tanh",

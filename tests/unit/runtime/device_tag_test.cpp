@@ -273,6 +273,31 @@ void loss_family() {
   run(OpId::cosine_similarity, {X({3}), X({3}, DType::float32, 1.0), int64_t(0)});
 }
 
+// The LU family, the solves, eigh and the torch.linalg composites, on the 2 x 2 positive-definite [a].
+void linalg_solve_family(const Tensor& a) {
+  for (OpId op : {OpId::det, OpId::logdet, OpId::slogdet, OpId::linalg_det, OpId::linalg_slogdet, OpId::linalg_svdvals,
+                  OpId::cholesky_inverse, OpId::pinverse, OpId::linalg_pinv, OpId::linalg_matrix_rank,
+                  OpId::linalg_vector_norm, OpId::linalg_matrix_norm_str_ord, OpId::linalg_norm})
+    run(op, {a});
+  const Tensor b = X({2, 3});
+  run(OpId::linalg_solve, {a, b});
+  run(OpId::linalg_solve_triangular, {a, b, true});
+  run(OpId::cholesky_solve, {b, a});
+  run(OpId::triangular_solve, {b, a});
+  run(OpId::linalg_lstsq, {a, b});
+  for (OpId op : {OpId::linalg_eigh, OpId::linalg_eigvalsh}) run(op, {a, "L"});
+  run(OpId::linalg_qr, {a, "complete"});
+  run(OpId::linalg_svd, {a, false});
+  run(OpId::linalg_matrix_norm, {a, 2.0});
+  run(OpId::linalg_norm_ord_str, {a, "nuc"});
+  run(OpId::matrix_power, {a, int64_t(3)});
+  run(OpId::tensordot, {b, b, Dims{1}, Dims{1}});
+  run(OpId::chain_matmul, {std::vector<Tensor>{a, a, b}});
+  run(OpId::linalg_multi_dot, {std::vector<Tensor>{X({2}), a, b}});
+  run(OpId::linalg_vecdot, {b, b});
+  run(OpId::linalg_cross, {b, X({2, 3}, DType::float32, 1.0)});
+}
+
 void linalg_family() {
   Tensor a = Xv({4, 2, 2, 3}, {2, 2});
   for (OpId op : {OpId::trace, OpId::cholesky, OpId::inverse}) run(op, {a});
@@ -280,6 +305,7 @@ void linalg_family() {
   run(OpId::svd, {X({2, 3})});
   run(OpId::svd, {X({2, 3}), true, false});
   run(OpId::cdist, {X({2, 3}), X({4, 3})});
+  linalg_solve_family(a);
 }
 
 // The composed reductions, norms and products of reduction_, norm_, product_ and elementwise_composites.

@@ -1,0 +1,13 @@
+// Gradient rules of the LU-family linear-algebra kernels (linalg_rules.cpp), added to rules.cpp's table.
+#pragma once
+
+#include <array>
+
+#include "runtime/autograd/rules.hpp"
+
+namespace amps::rt::autograd {
+
+// Sets the rules of linalg_det, linalg_slogdet, linalg_solve, linalg_solve_triangular and linalg_eigh in [t].
+void add_linalg_solve_rules(std::array<Rule, size_t(op_count)>& t);
+
+}  // namespace amps::rt::autograd
