@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 
+#include "runtime/arg_reader.hpp"
 #include "runtime/autograd/decompose.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
@@ -250,6 +251,14 @@ Tensors conv_weight_grad_rule(C c) {
 }
 
 // ---- max pooling: the gradient goes to each window's argmax, found again in the saved input ----
+// e - 1 for pow's gradient. A Python-number exponent stays a float64 wrapped number (as PyTorch's double
+// Scalar): e - 1.0 of two wrapped numbers would promote to float32 and round 1/3 to 0.33333334.
+Tensor exponent_minus_one(const Tensor& e) {
+  if (!e.impl()->is_wrapped_number) return e - 1.0;
+  const Scalar v = e.item();
+  return wrap_number(v.is_floating() ? Scalar(v.to_double() - 1.0) : Scalar(v.to_int() - 1));
+}
+
 Tensors max_pool_rule(C c) {
   return {op(O::max_pool2d_backward, c.g(), c.in(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2), c.a.ints(4, 2),
              c.a.boolean(5))};
@@ -482,7 +491,7 @@ void elementwise_rules(Table& t) {
     return c.grads([&] { return c.g() / b; }, [&] { return neg(c.g() * c.in(0) / (b * b)); }); }};
   t[size_t(O::pow)] = {in_(0) | in_(1) | out_(0), [](C c) {
     Tensor a = c.in(0), e = c.in(1), g = c.g();
-    return c.grads([&] { return where(eq(e, 0), num(0), g * e * pow(a, e - 1.0)); },
+    return c.grads([&] { return where(eq(e, 0), num(0), g * e * pow(a, exponent_minus_one(e))); },
                    [&] { return where(land(eq(a, 0), ge(e, 0)), num(0), g * c.out(0) * log(a)); }); }};
   // d/dy atan2(y, x) = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
   t[size_t(O::atan2)] = {in_(0) | in_(1), [](C c) {
