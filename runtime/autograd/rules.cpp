@@ -543,6 +543,11 @@ void elementwise_rules(Table& t) {
   t[size_t(O::erfinv)] = {out_(0), [](C c) {
     Tensor y = c.out(0);
     return Tensors{c.g() * exp(y * y) * (std::sqrt(M_PI) / 2)}; }};
+  t[size_t(O::erfc)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * exp(neg(x * x)) * -M_2_SQRTPI}; }};
+  t[size_t(O::asinh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * rsqrt(x * x + 1.0)}; }};
+  t[size_t(O::acosh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * rsqrt(x * x - 1.0)}; }};
+  t[size_t(O::atanh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() / rsub(1, x * x)}; }};
+  t[size_t(O::exp2)] = {out_(0), [](C c) { return Tensors{c.g() * c.out(0) * M_LN2}; }};
   t[size_t(O::tan)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * (y * y + 1.0)}; }};
   t[size_t(O::sinh)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::cosh, c.in(0))}; }};
   t[size_t(O::cosh)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::sinh, c.in(0))}; }};

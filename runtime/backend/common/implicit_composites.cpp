@@ -13,6 +13,7 @@
 #include "runtime/backend/common/linalg_composites.hpp"
 #include "runtime/backend/common/linalg_norm_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
+#include "runtime/backend/common/math_composites.hpp"
 #include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
 #include "runtime/backend/common/pool1d_composites.hpp"
@@ -242,6 +243,19 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::multi_margin_loss, multi_margin_loss_math, floats},
       {O::avg_pool1d, avg_pool1d_math, floats},
       {O::adaptive_avg_pool1d, adaptive_avg_pool1d_math, floats},
+      {O::logaddexp, logaddexp_math, all},
+      {O::logaddexp2, logaddexp2_math, all},
+      {O::hypot, hypot_math, all},
+      {O::sinc, sinc_math, all},
+      {O::deg2rad, deg2rad_math, all},
+      {O::rad2deg, rad2deg_math, all},
+      {O::xlogy, xlogy_math, all},
+      {O::logit, logit_math, all},
+      {O::heaviside, heaviside_math, all},
+      {O::float_power, float_power_math, all},
+      {O::hardshrink, hardshrink_math, floats},
+      {O::softshrink, softshrink_math, floats},
+      {O::threshold, threshold_math, all},
       {O::max_pool3d, max_pool3d_math, floats},
       {O::max_pool3d_with_indices, max_pool3d_with_indices_math, floats},
       {O::avg_pool3d, avg_pool3d_math, floats},

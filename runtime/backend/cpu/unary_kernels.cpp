@@ -16,7 +16,7 @@ namespace {
 enum class Un {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,                                   // keep dtype
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,        // float math
-  tan, sinh, cosh, asin, acos, atan, log10, erfinv,
+  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2,
   silu, leaky_relu, softplus, clamp, nan_to_num,                                              // parametrised
   isfinite, isnan, isinf, logical_not                                                        // bool result
 };
@@ -111,6 +111,11 @@ template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) 
     case Un::atan: return map1<T, T>(o, x, [](C v) { return std::atan(v); });
     case Un::log10: return map1<T, T>(o, x, [](C v) { return std::log10(v); });
     case Un::erfinv: return map1<T, T>(o, x, [](C v) { return C(erfinv(double(v))); });
+    case Un::asinh: return map1<T, T>(o, x, [](C v) { return std::asinh(v); });
+    case Un::acosh: return map1<T, T>(o, x, [](C v) { return std::acosh(v); });
+    case Un::atanh: return map1<T, T>(o, x, [](C v) { return std::atanh(v); });
+    case Un::erfc: return map1<T, T>(o, x, [](C v) { return std::erfc(v); });
+    case Un::exp2: return map1<T, T>(o, x, [](C v) { return std::exp2(v); });
     default: break;
   }
   AMPS_ASSERT(false, "unhandled float unary op");
@@ -210,6 +215,11 @@ AMPS_UNARY(acos, Un::acos)
 AMPS_UNARY(atan, Un::atan)
 AMPS_UNARY(log10, Un::log10)
 AMPS_UNARY(erfinv, Un::erfinv)
+AMPS_UNARY(asinh, Un::asinh)
+AMPS_UNARY(acosh, Un::acosh)
+AMPS_UNARY(atanh, Un::atanh)
+AMPS_UNARY(erfc, Un::erfc)
+AMPS_UNARY(exp2, Un::exp2)
 AMPS_UNARY(floor, Un::floor)
 AMPS_UNARY(ceil, Un::ceil)
 AMPS_UNARY(round, Un::round)

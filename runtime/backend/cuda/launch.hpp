@@ -48,7 +48,7 @@ cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, 
 enum class UnOp : uint8_t {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,
-  tan, sinh, cosh, asin, acos, atan, log10, erfinv,
+  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2,
   gelu, gelu_tanh, silu, leaky_relu, softplus, clamp, nan_to_num,
   isfinite, isnan, isinf, logical_not
 };

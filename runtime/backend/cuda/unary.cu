@@ -51,6 +51,11 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
     case UnOp::atan: return atan(v);
     case UnOp::log10: return log10(v);
     case UnOp::erfinv: return erfinv(v);
+    case UnOp::asinh: return asinh(v);
+    case UnOp::acosh: return acosh(v);
+    case UnOp::atanh: return atanh(v);
+    case UnOp::erfc: return erfc(v);
+    case UnOp::exp2: return exp2(v);
     case UnOp::gelu: return C(0.5) * v * (C(1) + erf(v * C(0.7071067811865476)));
     case UnOp::gelu_tanh: {
       const C k = C(0.7978845608028654);  // sqrt(2 / pi)

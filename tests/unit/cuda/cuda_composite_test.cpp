@@ -160,6 +160,23 @@ TEST_F(Cuda, FmodAndComposedReductionsNormsProductsMatchTheCpu) {
   EXPECT_TRUE(same_on_cuda(OpId::where_condition, {cond}));
 }
 
+TEST_F(Cuda, InverseHyperbolicErfcExp2AndFormulasMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor x = input({3, 7}, dt, 0.3, 2.0), y = input({3, 7}, dt, 1.1, 1.0, 1.5);
+    for (OpId op : {OpId::asinh, OpId::erfc, OpId::exp2, OpId::sinc, OpId::deg2rad, OpId::rad2deg, OpId::hardshrink,
+                    OpId::softshrink})
+      EXPECT_TRUE(same_on_cuda(op, {x}, 4)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::acosh, {abs(x) + 1.0}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::atanh, {x * 0.3}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::logit, {sigmoid(x), 0.1}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::threshold, {x, 0.2, -1.0}));
+    for (OpId op : {OpId::logaddexp, OpId::logaddexp2, OpId::hypot, OpId::float_power})
+      EXPECT_TRUE(same_on_cuda(op, {x, y}, 4)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::xlogy, {x, abs(y)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::heaviside, {x, y}));
+  }
+}
+
 TEST_F(Cuda, Pooling3dAdaptiveMaxAndUnpoolMatchTheCpu) {
   for (DType dt : kFloats) {
     const Tensor vol = input({2, 3, 5, 6, 4}, dt);

@@ -105,6 +105,13 @@ void reduction_family() {
   for (OpId op : {OpId::elu, OpId::selu, OpId::celu, OpId::hardtanh, OpId::relu6, OpId::hardsigmoid, OpId::hardswish,
                   OpId::mish, OpId::logsigmoid, OpId::softsign, OpId::normalize})
     run(op, {a});
+  for (OpId op : {OpId::asinh, OpId::atanh, OpId::erfc, OpId::exp2, OpId::sinc, OpId::deg2rad, OpId::rad2deg,
+                  OpId::logit, OpId::hardshrink, OpId::softshrink})
+    run(op, {a});
+  run(OpId::acosh, {abs(a) + 1.0});
+  run(OpId::threshold, {a, 0.1, -1.0});
+  for (OpId op : {OpId::logaddexp, OpId::logaddexp2, OpId::hypot, OpId::xlogy, OpId::heaviside, OpId::float_power})
+    run(op, {a, abs(a)});
   run(OpId::max_pool1d, {X({2, 3, 9}), Dims{3}});
   run(OpId::avg_pool1d, {X({3, 8}), Dims{2}});
   run(OpId::adaptive_avg_pool1d, {X({2, 3, 7}), Dims{3}});
