@@ -30,6 +30,24 @@ struct OpNames {
 constexpr std::pair<std::string_view, rt::OpId> kLinalgAliases[] = {
     {"inv", rt::OpId::inverse}, {"cholesky", rt::OpId::cholesky}, {"matrix_power", rt::OpId::matrix_power}};
 
+// PyTorch's alternative names (torch.clip, Tensor.arccos, ...): each is the target op under another name, a
+// global function and a tensor method wherever the target is one.
+constexpr std::pair<std::string_view, std::string_view> kOpAliases[] = {
+    {"clip", "clamp"}, {"clip_", "clamp_"}, {"absolute", "abs"}, {"absolute_", "abs_"}, {"arccos", "acos"},
+    {"arcsin", "asin"}, {"arctan", "atan"}, {"arctan2", "atan2"}, {"arccosh", "acosh"}, {"arcsinh", "asinh"},
+    {"arctanh", "atanh"}, {"negative", "neg"}, {"negative_", "neg_"}, {"multiply", "mul"}, {"multiply_", "mul_"},
+    {"subtract", "sub"}, {"subtract_", "sub_"}, {"divide", "div"}, {"divide_", "div_"}, {"true_divide", "div"},
+    {"greater", "gt"}, {"greater_equal", "ge"}, {"less", "lt"}, {"less_equal", "le"}, {"not_equal", "ne"},
+    {"fix", "trunc"}, {"sgn", "sign"}, {"swapaxes", "transpose"}, {"swapdims", "transpose"}, {"concat", "cat"},
+    {"concatenate", "cat"}, {"ger", "outer"}};
+
+void add_aliases(std::map<std::string, std::vector<rt::OpId>>& table) {
+  for (auto [alias, target] : kOpAliases) {
+    auto it = table.find(std::string(target));
+    if (it != table.end()) table.emplace(std::string(alias), it->second);
+  }
+}
+
 const OpNames& op_names() {
   static const OpNames names = [] {
     OpNames n;
@@ -43,6 +61,8 @@ const OpNames& op_names() {
         n.linalg[name.substr(prefix.size())].push_back(op);
     }
     for (auto [name, op] : kLinalgAliases) n.linalg[std::string(name)].push_back(op);
+    add_aliases(n.functions);
+    add_aliases(n.methods);
     return n;
   }();
   return names;

@@ -151,6 +151,7 @@ void add_compound_methods(std::unordered_map<Atom, Value>& m) {
   add(m, "new_tensor", new_like("tensor"));
   add(m, "unbind", m_unbind);
   add(m, "movedim", m_movedim);
+  add(m, "moveaxis", m_movedim);  // numpy's name, as torch.Tensor.moveaxis
   add(m, "repeat", m_repeat);
   add(m, "flip", m_flip);
   add(m, "stride", m_stride);
