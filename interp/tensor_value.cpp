@@ -206,6 +206,12 @@ bool to_ivalue(const Value& v, const rt::SchemaArg& arg, rt::IValue& out, std::s
     out = rt::IValue();
     return true;
   }
+  // none for an int list whose default is [] (pooling's stride): the default, as PyTorch's Python binding does
+  if (v.is_none() && arg.list && arg.type == "int" && arg.has_default &&
+      arg.default_value.kind() == rt::IValue::Kind::int_list && arg.default_value.ints().empty()) {
+    out = arg.default_value;
+    return true;
+  }
   if (convert(v, arg, out)) return true;
   std::string want = arg.type == "ScalarType" ? "a dtype" : arg.type == "Scalar" ? "a number" : arg.type;
   if (arg.list) want += arg.type == "int" ? " or a tuple of ints" : " list";
