@@ -547,6 +547,11 @@ void elementwise_rules(Table& t) {
   t[size_t(O::asinh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * rsqrt(x * x + 1.0)}; }};
   t[size_t(O::acosh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() * rsqrt(x * x - 1.0)}; }};
   t[size_t(O::atanh)] = {in_(0), [](C c) { Tensor x = c.in(0); return Tensors{c.g() / rsub(1, x * x)}; }};
+  t[size_t(O::lgamma)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::digamma, c.in(0))}; }};
+  t[size_t(O::digamma)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::polygamma, int64_t(1), c.in(0))}; }};
+  // polygamma(n, x): n is an int (no gradient); d/dx = polygamma(n + 1, x)
+  t[size_t(O::polygamma)] = {in_(1), [](C c) {
+    return c.grads(nullptr, [&] { return c.g() * op(O::polygamma, c.a.i64(0) + 1, c.in(1)); }); }};
   t[size_t(O::exp2)] = {out_(0), [](C c) { return Tensors{c.g() * c.out(0) * M_LN2}; }};
   t[size_t(O::tan)] = {out_(0), [](C c) { Tensor y = c.out(0); return Tensors{c.g() * (y * y + 1.0)}; }};
   t[size_t(O::sinh)] = {in_(0), [](C c) { return Tensors{c.g() * op(O::cosh, c.in(0))}; }};

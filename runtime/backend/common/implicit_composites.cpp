@@ -253,6 +253,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::logit, logit_math, all},
       {O::heaviside, heaviside_math, all},
       {O::float_power, float_power_math, all},
+      {O::mvlgamma, mvlgamma_math, all},
       {O::hardshrink, hardshrink_math, floats},
       {O::softshrink, softshrink_math, floats},
       {O::threshold, threshold_math, all},

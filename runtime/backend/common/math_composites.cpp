@@ -117,6 +117,18 @@ Tensors float_power_math(Args& args) {
   return {call_op(O::pow, a.tensor(0).to(DType::float64), a.tensor(1).to(DType::float64))};
 }
 
+// log of the multivariate gamma function: sum over i < p of lgamma(x - i / 2), plus p (p - 1) / 4 log(pi). Elements
+// not above (p - 1) / 2 are outside its domain; PyTorch 1.13 does not check them (lgamma's poles give inf).
+Tensors mvlgamma_math(Args& args) {
+  ArgReader a(O::mvlgamma, args);
+  const Tensor x = floating(a.tensor(0));
+  const int64_t p = a.i64(1);
+  AMPS_CHECK(p >= 1, "p has to be greater than or equal to 1");
+  Tensor sum = call_op(O::lgamma, x);
+  for (int64_t i = 1; i < p; ++i) sum = sum + call_op(O::lgamma, x - double(i) / 2);
+  return {sum + double(p) * double(p - 1) / 4 * std::log(M_PI)};
+}
+
 // x where |x| > lambd, else 0.
 Tensors hardshrink_math(Args& args) {
   ArgReader a(O::hardshrink, args);

@@ -1,5 +1,5 @@
 // Elementwise math defined by formulas, as implicit composites (see implicit_composites.hpp): logaddexp,
-// logaddexp2, hypot, sinc, deg2rad, rad2deg, xlogy, logit, heaviside, float_power, and the shrink/threshold
+// logaddexp2, hypot, sinc, deg2rad, rad2deg, xlogy, logit, heaviside, float_power, mvlgamma, and the shrink/threshold
 // activations hardshrink, softshrink and threshold. Where a formula has a singular point (sinc at 0, xlogy at
 // x = 0, equal infinities in logaddexp) the other branch reads a safe stand-in, so its gradient stays finite.
 #pragma once
@@ -19,6 +19,7 @@ Tensors xlogy_math(Args& args);
 Tensors logit_math(Args& args);
 Tensors heaviside_math(Args& args);
 Tensors float_power_math(Args& args);
+Tensors mvlgamma_math(Args& args);
 Tensors hardshrink_math(Args& args);
 Tensors softshrink_math(Args& args);
 Tensors threshold_math(Args& args);

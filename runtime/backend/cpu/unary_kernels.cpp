@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/backend/common/special_math.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
@@ -16,8 +17,8 @@ namespace {
 enum class Un {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,                                   // keep dtype
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,        // float math
-  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2,
-  silu, leaky_relu, softplus, clamp, nan_to_num,                                              // parametrised
+  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2, lgamma, digamma,
+  silu, leaky_relu, softplus, polygamma, clamp, nan_to_num,                                   // parametrised
   isfinite, isnan, isinf, logical_not                                                        // bool result
 };
 
@@ -116,6 +117,8 @@ template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) 
     case Un::atanh: return map1<T, T>(o, x, [](C v) { return std::atanh(v); });
     case Un::erfc: return map1<T, T>(o, x, [](C v) { return std::erfc(v); });
     case Un::exp2: return map1<T, T>(o, x, [](C v) { return std::exp2(v); });
+    case Un::lgamma: return map1<T, T>(o, x, [](C v) { int sign; return C(::lgamma_r(double(v), &sign)); });
+    case Un::digamma: return map1<T, T>(o, x, [](C v) { return C(special::digamma(double(v))); });
     default: break;
   }
   AMPS_ASSERT(false, "unhandled float unary op");
@@ -137,6 +140,10 @@ template <typename T> void apply_param(Un op, const Tensor& o, const Tensor& x, 
   if constexpr (std::is_floating_point_v<C>) {
     const C a = C(p.p0), b = C(p.p1);
     if (op == Un::leaky_relu) return map1<T, T>(o, x, [a](C v) { return v > C(0) ? v : C(v * a); });
+    if (op == Un::polygamma) {
+      const int64_t n = int64_t(p.p0);
+      return map1<T, T>(o, x, [n](C v) { return C(special::polygamma(n, double(v))); });
+    }
     if (op == Un::softplus)
       return map1<T, T>(o, x, [a, b](C v) { return v * a > b ? v : C(std::log1p(std::exp(v * a)) / a); });
   }
@@ -172,8 +179,7 @@ Tensor relu_bf16(const Tensor& out, const Tensor& x) {
   return out;
 }
 
-Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p = {}) {
-  Tensor x = a.tensor(0);
+Tensor unary_of(Un op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p) {
   const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
@@ -184,6 +190,10 @@ Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, U
   if (op == Un::relu && x.dtype() == DType::bfloat16 && x.is_contiguous()) return relu_bf16(out, x);
   apply(op, out, cast(x, dt), p);
   return out;
+}
+
+Tensor unary(Un op, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p = {}) {
+  return unary_of(op, a.tensor(0), a, kc, inplace, p);
 }
 
 #define AMPS_UNARY(name, kind) \
@@ -220,6 +230,8 @@ AMPS_UNARY(acosh, Un::acosh)
 AMPS_UNARY(atanh, Un::atanh)
 AMPS_UNARY(erfc, Un::erfc)
 AMPS_UNARY(exp2, Un::exp2)
+AMPS_UNARY(lgamma, Un::lgamma)
+AMPS_UNARY(digamma, Un::digamma)
 AMPS_UNARY(floor, Un::floor)
 AMPS_UNARY(ceil, Un::ceil)
 AMPS_UNARY(round, Un::round)
@@ -239,6 +251,13 @@ Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) {
 }
 Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(unary(Un::leaky_relu, a, kc, true, leaky_params(a)));
+}
+
+// polygamma(n, input): the order first, as PyTorch's schema.
+Tensors k_polygamma(const ArgReader& a, const KernelContext& kc) {
+  const int64_t n = a.i64(0);
+  AMPS_CHECK(n >= 0, "polygamma(n, x) does not support negative n.");
+  return one_tensor(unary_of(Un::polygamma, a.tensor(1), a, kc, false, UnParams{double(n)}));
 }
 
 Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {

@@ -48,12 +48,12 @@ cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, 
 enum class UnOp : uint8_t {
   neg, abs, square, sign, floor, ceil, round, trunc, relu,
   sqrt, rsqrt, exp, log, log2, log1p, expm1, sin, cos, tanh, sigmoid, erf, reciprocal,
-  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2,
-  gelu, gelu_tanh, silu, leaky_relu, softplus, clamp, nan_to_num,
+  tan, sinh, cosh, asin, acos, atan, log10, erfinv, asinh, acosh, atanh, erfc, exp2, lgamma, digamma,
+  gelu, gelu_tanh, silu, leaky_relu, softplus, polygamma, clamp, nan_to_num,
   isfinite, isnan, isinf, logical_not
 };
 struct UnaryParams {
-  double p0 = 0, p1 = 0, p2 = 0;  // leaky_relu: slope; softplus: beta, threshold; clamp: lo, hi; nan_to_num
+  double p0 = 0, p1 = 0, p2 = 0;  // leaky_relu: slope; softplus: beta, threshold; polygamma: n; clamp: lo, hi; nan_to_num
   bool has_lo = false, has_hi = false;
 };
 cudaError_t launch_unary(cudaStream_t s, UnOp op, Elem t, const Shape& shape, const Operand& out,

@@ -2,6 +2,7 @@
 // gelu's gradient.
 #include <cfloat>
 
+#include "runtime/backend/common/special_math.hpp"
 #include "runtime/backend/cuda/device_common.cuh"
 
 namespace amps::rt::cuda {
@@ -56,6 +57,9 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
     case UnOp::atanh: return atanh(v);
     case UnOp::erfc: return erfc(v);
     case UnOp::exp2: return exp2(v);
+    case UnOp::lgamma: return lgamma(v);
+    case UnOp::digamma: return C(special::digamma(double(v)));
+    case UnOp::polygamma: return C(special::polygamma(int64_t(p.p0), double(v)));
     case UnOp::gelu: return C(0.5) * v * (C(1) + erf(v * C(0.7071067811865476)));
     case UnOp::gelu_tanh: {
       const C k = C(0.7978845608028654);  // sqrt(2 / pi)

@@ -12,8 +12,7 @@ namespace {
 bool keeps_integers(UnOp op) { return op <= UnOp::relu || op == UnOp::clamp || op == UnOp::nan_to_num; }
 bool bool_result(UnOp op) { return op >= UnOp::isfinite; }
 
-Tensor unary(UnOp op, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p = {}) {
-  Tensor x = a.tensor(0);
+Tensor unary_of(UnOp op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p) {
   const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
@@ -25,6 +24,10 @@ Tensor unary(UnOp op, const ArgReader& a, const KernelContext& kc, bool inplace,
   Launch l = make_launch(out.sizes(), {&out, &xc});
   check(launch_unary(stream(kc.device), op, elem(dt), l.shape, l.ops[0], l.ops[1], p), "unary op");
   return out;
+}
+
+Tensor unary(UnOp op, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p = {}) {
+  return unary_of(op, a.tensor(0), a, kc, inplace, p);
 }
 
 #define AMPS_CUDA_UNARY(name, kind) \
@@ -61,6 +64,8 @@ AMPS_CUDA_UNARY(acosh, UnOp::acosh)
 AMPS_CUDA_UNARY(atanh, UnOp::atanh)
 AMPS_CUDA_UNARY(erfc, UnOp::erfc)
 AMPS_CUDA_UNARY(exp2, UnOp::exp2)
+AMPS_CUDA_UNARY(lgamma, UnOp::lgamma)
+AMPS_CUDA_UNARY(digamma, UnOp::digamma)
 AMPS_CUDA_UNARY(floor, UnOp::floor)
 AMPS_CUDA_UNARY(ceil, UnOp::ceil)
 AMPS_CUDA_UNARY(round, UnOp::round)
@@ -108,6 +113,13 @@ Tensors k_leaky_relu(const ArgReader& a, const KernelContext& kc) {
 }
 Tensors k_leaky_relu_(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(unary(UnOp::leaky_relu, a, kc, true, leaky_params(a)));
+}
+
+// polygamma(n, input): the order first, as PyTorch's schema.
+Tensors k_polygamma(const ArgReader& a, const KernelContext& kc) {
+  const int64_t n = a.i64(0);
+  AMPS_CHECK(n >= 0, "polygamma(n, x) does not support negative n.");
+  return one_tensor(unary_of(UnOp::polygamma, a.tensor(1), a, kc, false, UnaryParams{double(n)}));
 }
 
 Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
