@@ -73,7 +73,8 @@ void check_search_shapes(const Tensor& seq, const Tensor& v, const Tensor& sorte
   AMPS_CHECK(sorter.dtype() == DType::int64, "torch.searchsorted(): sorter must be a tensor of long dtype but got "
              "dtype {}", dtype_name(sorter.dtype()));
   AMPS_CHECK(sorter.sizes() == seq.sizes(), "torch.searchsorted(): boundary and sorter must have the same size, but "
-             "got boundary tensor {}and got sorter tensor {}", common::list_shape(seq.sizes()), common::list_shape(sorter.sizes()));
+             "got boundary tensor {}and got sorter tensor {}", common::list_shape(seq.sizes()),
+             common::list_shape(sorter.sizes()));
 }
 
 SearchArgs search_args(const ArgReader& a) {

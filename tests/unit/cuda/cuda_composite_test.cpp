@@ -178,7 +178,8 @@ TEST_F(Cuda, ShapeIndexingAndStatisticsOpsMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::unfold, {x, int64_t(1), int64_t(3), int64_t(2)}));
     EXPECT_TRUE(same_on_cuda(OpId::diff, {x, int64_t(2), int64_t(1), y.narrow(1, 0, 2)}, 4));
     EXPECT_TRUE(same_on_cuda(OpId::logcumsumexp, {x, int64_t(1)}, 8));
-    for (OpId op : {OpId::cummax, OpId::cummin}) EXPECT_TRUE(same_on_cuda(op, {call_op(OpId::round, x), int64_t(1)})) << op_name(op);
+    for (OpId op : {OpId::cummax, OpId::cummin})
+      EXPECT_TRUE(same_on_cuda(op, {call_op(OpId::round, x), int64_t(1)})) << op_name(op);
     EXPECT_TRUE(same_on_cuda(OpId::var_mean, {x, Dims{1}}, 8));
     EXPECT_TRUE(same_on_cuda(OpId::std_mean, {x}, 8));
     EXPECT_TRUE(same_on_cuda(OpId::cov, {x}, 20));

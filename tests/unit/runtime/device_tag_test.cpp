@@ -349,7 +349,8 @@ void shape_stats_family() {
   run(OpId::rot90, {a});
   run(OpId::kron, {a, X({2, 2})});
   run(OpId::diag_embed, {a});
-  for (OpId op : {OpId::tril_indices, OpId::triu_indices}) run(op, {int64_t(3), int64_t(4), int64_t(0), IValue(), kXla});
+  for (OpId op : {OpId::tril_indices, OpId::triu_indices})
+    run(op, {int64_t(3), int64_t(4), int64_t(0), IValue(), kXla});
   run(OpId::take, {a, idx});
   run(OpId::take_along_dim, {a, Xv({1, 0, 3}, {3, 1}, DType::int64), int64_t(1)});
   run(OpId::index_fill, {a, int64_t(1), idx, Scalar(2.0)});
