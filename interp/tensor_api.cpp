@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "interp/builtins.hpp"
 #include "interp/operators.hpp"
@@ -260,6 +261,12 @@ Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
   });
 }
 
+// The ops whose tensor list may be given as separate positional tensors (PyTorch's *tensors; the stacking family
+// takes a list in PyTorch, and the separate form too here).
+const std::set<std::string> kVariadicOps = {"meshgrid", "chain_matmul", "broadcast_tensors", "block_diag",
+                                            "cartesian_prod", "hstack", "vstack", "row_stack", "dstack",
+                                            "column_stack"};
+
 // einsum(eq, a, b, ...) and meshgrid(a, b, ...) as PyTorch: the tensors from positional argument [first] on become
 // the op's one tensor list (a list given there alone is used as it is).
 void pack_operands(CallArgs& a, size_t first) {
@@ -326,7 +333,7 @@ void install_tensor_builtins(Interp& in) {
     // A name shared with a Python builtin (max, sum, abs, ...) serves both: tensors go to the op.
     Value builtin = in.lookup_global(name);
     // the position from which positional tensors form the op's list (SIZE_MAX: none)
-    const size_t variadic_from = name == "einsum" ? 1 : name == "meshgrid" || name == "chain_matmul" ? 0 : SIZE_MAX;
+    const size_t variadic_from = name == "einsum" ? 1 : kVariadicOps.contains(name) ? 0 : SIZE_MAX;
     const bool tensordot = name == "tensordot";
     in.def_native(name, [group, builtin, variadic_from, tensordot](Interp& i, CallArgs& a) {
       if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);

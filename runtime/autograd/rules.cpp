@@ -646,6 +646,11 @@ void reduction_rules(Table& t) {
     Tensor idx = unreduce(c.out(1), c.sizes(0), d), g = unreduce(c.g(), c.sizes(0), d);
     return Tensors{op(O::scatter_add, zeros_of(c, 0).to(g.dtype()), c.a.i64(1), idx, g)}; }};
   t[size_t(O::min_dim)] = t[size_t(O::max_dim)];
+  // cummax/cummin: each running extreme's gradient goes back to the element it came from (indices, output 1).
+  t[size_t(O::cummax)] = {out_(1), [](C c) {
+    Tensor g = c.g();
+    return Tensors{op(O::scatter_add, zeros_of(c, 0).to(g.dtype()), c.a.i64(1), c.out(1), g)}; }};
+  t[size_t(O::cummin)] = t[size_t(O::cummax)];
   // sort/topk: each value's gradient goes back to the input element it came from (indices, output 1).
   t[size_t(O::sort)] = {out_(1), [](C c) { return Tensors{scatter_back(c, c.a.i64(1))}; }};
   t[size_t(O::topk)] = {out_(1), [](C c) { return Tensors{scatter_back(c, c.a.i64(2))}; }};
@@ -736,6 +741,8 @@ void shape_rules(Table& t) {
                    [&] { return scattered_source_grad(c); }); }};
   t[size_t(O::diagonal)] = {0, [](C c) {
     return Tensors{op(O::diagonal_backward, c.g(), c.sizes(0), c.a.i64(1), c.a.i64(2), c.a.i64(3))}; }};
+  t[size_t(O::unfold)] = {0, [](C c) {
+    return Tensors{op(O::unfold_backward, c.g(), c.sizes(0), c.a.i64(1), c.a.i64(2), c.a.i64(3))}; }};
   t[size_t(O::diagonal_backward)] = {0, [](C c) {
     return Tensors{op(O::diagonal, c.g(), c.a.i64(2), c.a.i64(3), c.a.i64(4))}; }};
   t[size_t(O::slice_backward)] = {0, [](C c) {

@@ -22,8 +22,12 @@ inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId:
                                            OpId::linalg_slogdet, OpId::linalg_solve, OpId::linalg_solve_triangular,
                                            OpId::linalg_eigh};
 
-// Registers k_on_host for kHostFallbackOps in [t] (a device backend's table). On CPU tensors it reduces to the
-// CPU kernel itself, which is how the tests check the argument and result plumbing without a device.
+// The ops without a device kernel whose CPU kernel serves every dtype: the running extremes and the binary search.
+inline constexpr OpId kHostFallbackAnyDTypeOps[] = {OpId::cummax, OpId::cummin, OpId::searchsorted};
+
+// Registers k_on_host for kHostFallbackOps and kHostFallbackAnyDTypeOps in [t] (a device backend's table). On CPU
+// tensors it reduces to the CPU kernel itself, which is how the tests check the argument and result plumbing
+// without a device.
 void register_host_fallback_kernels(cpu::KernelTable& t);
 
 }  // namespace amps::rt::common

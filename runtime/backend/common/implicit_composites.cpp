@@ -21,6 +21,7 @@
 #include "runtime/backend/common/product_composites.hpp"
 #include "runtime/backend/common/reduction_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
+#include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/common/statistics_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -334,6 +335,39 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::linalg_pinv, linalg_pinv_math, all},
       {O::linalg_lstsq, linalg_lstsq_math, all},
       {O::linalg_cross, linalg_cross_math, all},
+      // shape, indexing and statistics (shape_composites.hpp)
+      {O::atleast_1d, atleast_math<1>, all},
+      {O::atleast_2d, atleast_math<2>, all},
+      {O::atleast_3d, atleast_math<3>, all},
+      {O::hstack, hstack_math, all},
+      {O::vstack, vstack_math, all},
+      {O::row_stack, row_stack_math, all},
+      {O::dstack, dstack_math, all},
+      {O::column_stack, column_stack_math, all},
+      {O::broadcast_to, broadcast_to_math, all},
+      {O::broadcast_tensors, broadcast_tensors_math, all},
+      {O::rot90, rot90_math, all},
+      {O::fliplr, fliplr_math, all},
+      {O::flipud, flipud_math, all},
+      {O::kron, kron_math, all},
+      {O::block_diag, block_diag_math, all},
+      {O::cartesian_prod, cartesian_prod_math, all},
+      {O::take, take_math, all},
+      {O::take_along_dim, take_along_dim_math, all},
+      {O::index_fill, index_fill_math, all},
+      {O::index_fill_, index_fill__math, all},
+      {O::diag_embed, diag_embed_math, all},
+      {O::tril_indices, tril_indices_math, all},
+      {O::triu_indices, triu_indices_math, all},
+      {O::unfold_backward, unfold_backward_math, all},
+      {O::diff, diff_math, all},
+      {O::logcumsumexp, logcumsumexp_math, all},
+      {O::var_mean, var_mean_math<false>, all},
+      {O::std_mean, var_mean_math<true>, all},
+      {O::cov, cov_math, all},
+      {O::corrcoef, corrcoef_math, all},
+      {O::bucketize, bucketize_math, all},
+      {O::isin, isin_math, all},
   };
   return table;
 }

@@ -7,7 +7,8 @@
 // and rms_norm (norm_composites.hpp), elementwise formulas such as logaddexp and xlogy (math_composites.hpp), vdot,
 // cross, bilinear, tensordot, matrix_power and the matrix chains (product_composites.hpp), det, the decompositions'
 // linalg spellings, the solves and the pseudo-inverse family (linalg_composites.hpp), the linalg norms
-// (linalg_norm_composites.hpp), and frac, clamp with tensor bounds, where(condition), tile and bernoulli
+// (linalg_norm_composites.hpp), the shape, indexing and statistics ops such as hstack, kron, take, diff and cov
+// (shape_composites.hpp), and frac, clamp with tensor bounds, where(condition), tile and bernoulli
 // (elementwise_composites.hpp).
 // Each is written with the dispatching functions, so the one definition serves as the kernel of every backend (run
 // below the autograd layer: nothing is recorded) and as the op's differentiable decomposition

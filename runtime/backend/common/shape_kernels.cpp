@@ -44,6 +44,24 @@ Tensors k_diagonal(const ArgReader& a, const KernelContext&) {
   return {native::diagonal(a.tensor(0), a.i64(1), a.i64(2), a.i64(3))};
 }
 
+// unfold(input, dimension, size, step): the windows as a strided view, dimension's extent the window count and its
+// stride step times the old one, a new last dim of length size with dimension's old stride (PyTorch's errors).
+Tensors k_unfold(const ArgReader& a, const KernelContext&) {
+  const Tensor x = a.tensor(0);
+  const int64_t d = wrap_dim(a.i64(1), x.dim()), size = a.i64(2), step = a.i64(3);
+  const int64_t extent = x.dim() == 0 ? 1 : x.size(d), stride = x.dim() == 0 ? 1 : x.stride(d);
+  AMPS_CHECK(size <= extent, "maximum size for tensor at dimension {} is {} but size is {}", d, extent, size);
+  AMPS_CHECK(step > 0, "step is {} but must be > 0", step);
+  AMPS_CHECK(size >= 0, "size is {} but must be >= 0", size);
+  Dims sizes = x.sizes(), strides = x.strides();
+  if (x.dim() == 0) return {native::as_strided(x, {size}, {1}, x.storage_offset())};
+  sizes[size_t(d)] = (extent - size) / step + 1;
+  strides[size_t(d)] = stride * step;
+  sizes.push_back(size);
+  strides.push_back(stride);
+  return {native::as_strided(x, sizes, strides, x.storage_offset())};
+}
+
 Tensors split_views(const Tensor& self, int64_t dim, int64_t split_size) {
   int64_t size = self.sizes()[size_t(dim)];
   Tensors out;
@@ -129,6 +147,7 @@ void register_view_kernels(cpu::KernelTable& t) {
   t.add(OpId::squeeze, k_squeeze);
   t.add(OpId::narrow, k_narrow);
   t.add(OpId::diagonal, k_diagonal);
+  t.add(OpId::unfold, k_unfold);
   t.add(OpId::detach, k_detach);
   t.add(OpId::split, k_split);
   t.add(OpId::split_sizes, k_split_sizes);

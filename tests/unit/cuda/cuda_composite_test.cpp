@@ -160,7 +160,7 @@ TEST_F(Cuda, FmodAndComposedReductionsNormsProductsMatchTheCpu) {
   EXPECT_TRUE(same_on_cuda(OpId::where_condition, {cond}));
 }
 
-TEST_F(Cuda, InverseHyperbolicErfcExp2AndFormulasMatchTheCpu) {
+TEST_F(Cuda, InverseHyperbolicErfcExp2GammaAndFormulasMatchTheCpu) {
   for (DType dt : kFloats) {
     const Tensor x = input({3, 7}, dt, 0.3, 2.0), y = input({3, 7}, dt, 1.1, 1.0, 1.5);
     for (OpId op : {OpId::asinh, OpId::erfc, OpId::exp2, OpId::sinc, OpId::deg2rad, OpId::rad2deg, OpId::hardshrink,
@@ -174,7 +174,46 @@ TEST_F(Cuda, InverseHyperbolicErfcExp2AndFormulasMatchTheCpu) {
       EXPECT_TRUE(same_on_cuda(op, {x, y}, 4)) << op_name(op);
     EXPECT_TRUE(same_on_cuda(OpId::xlogy, {x, abs(y)}, 4));
     EXPECT_TRUE(same_on_cuda(OpId::heaviside, {x, y}));
+    const Tensor pos = abs(x) + 0.2;
+    for (OpId op : {OpId::lgamma, OpId::digamma}) EXPECT_TRUE(same_on_cuda(op, {x - 0.35}, 4)) << op_name(op);
+    for (int64_t n : {1, 2, 3}) EXPECT_TRUE(same_on_cuda(OpId::polygamma, {n, pos}, 8)) << n;
+    EXPECT_TRUE(same_on_cuda(OpId::mvlgamma, {pos + 1.0, int64_t(3)}, 8));
   }
+}
+
+// The shape, indexing and statistics composites (shape_composites.hpp) and the host-fallback scan kernels.
+TEST_F(Cuda, ShapeIndexingAndStatisticsOpsMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor x = input({3, 7}, dt, 0.3, 2.0), y = input({3, 7}, dt, 1.1, 1.0, 1.5), v = input({4}, dt, 0.7);
+    const Tensor idx = make({6, 0, -1, 3}, {4}, DType::int64);
+    for (OpId op : {OpId::hstack, OpId::vstack, OpId::row_stack, OpId::dstack, OpId::column_stack, OpId::block_diag})
+      EXPECT_TRUE(same_on_cuda(op, {std::vector<Tensor>{x, y}})) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::cartesian_prod, {std::vector<Tensor>{v, input({3}, dt, 0.2)}}));
+    EXPECT_TRUE(same_on_cuda(OpId::broadcast_tensors, {std::vector<Tensor>{x.reshape({3, 1, 7}), v.reshape({4, 1})}}));
+    EXPECT_TRUE(same_on_cuda(OpId::rot90, {x, int64_t(3), Dims{1, 0}}));
+    EXPECT_TRUE(same_on_cuda(OpId::kron, {x, input({2, 2}, dt, 0.4)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::diag_embed, {x, int64_t(-1), int64_t(0), int64_t(2)}));
+    EXPECT_TRUE(same_on_cuda(OpId::take, {x, idx}));
+    EXPECT_TRUE(same_on_cuda(OpId::take_along_dim, {x, make({1, 0, 6}, {1, 3}, DType::int64), int64_t(1)}));
+    EXPECT_TRUE(same_on_cuda(OpId::index_fill, {x, int64_t(1), idx, Scalar(-2.5)}));
+    EXPECT_TRUE(same_on_cuda(OpId::unfold, {x, int64_t(1), int64_t(3), int64_t(2)}));
+    EXPECT_TRUE(same_on_cuda(OpId::diff, {x, int64_t(2), int64_t(1), y.narrow(1, 0, 2)}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::logcumsumexp, {x, int64_t(1)}, 8));
+    for (OpId op : {OpId::cummax, OpId::cummin})
+      EXPECT_TRUE(same_on_cuda(op, {call_op(OpId::round, x), int64_t(1)})) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::var_mean, {x, Dims{1}}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::std_mean, {x}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::cov, {x}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::corrcoef, {x}, 20));
+    const Tensor edges = make({-1.0, 0.0, 0.5, 2.0}, {4}, dt);
+    EXPECT_TRUE(same_on_cuda(OpId::searchsorted, {edges, x, false, true}));
+    EXPECT_TRUE(same_on_cuda(OpId::bucketize, {x, edges}));
+    EXPECT_TRUE(same_on_cuda(OpId::isin, {call_op(OpId::round, x), edges}));
+  }
+  const Tensor on_cpu = dispatch(OpId::tril_indices, Args{int64_t(4), int64_t(5), int64_t(1)})[0];
+  const Tensor on_cuda = dispatch(OpId::tril_indices, Args{int64_t(4), int64_t(5), int64_t(1), IValue(), kCuda})[0];
+  EXPECT_EQ(on_cuda.device(), kCuda);
+  EXPECT_TRUE(test::all_close(on_cuda.to(Device::cpu()), on_cpu, 0, 0));
 }
 
 TEST_F(Cuda, Pooling3dAdaptiveMaxAndUnpoolMatchTheCpu) {

@@ -109,6 +109,9 @@ void reduction_family() {
                   OpId::logit, OpId::hardshrink, OpId::softshrink})
     run(op, {a});
   run(OpId::acosh, {abs(a) + 1.0});
+  for (OpId op : {OpId::lgamma, OpId::digamma}) run(op, {abs(a) + 0.5});
+  run(OpId::polygamma, {int64_t(2), abs(a) + 0.5});
+  run(OpId::mvlgamma, {abs(a) + 2.0, int64_t(2)});
   run(OpId::threshold, {a, 0.1, -1.0});
   for (OpId op : {OpId::logaddexp, OpId::logaddexp2, OpId::hypot, OpId::xlogy, OpId::heaviside, OpId::float_power})
     run(op, {a, abs(a)});
@@ -343,6 +346,34 @@ void composite_family() {
   run(OpId::logspace, {Scalar(0.0), Scalar(2.0), int64_t(3), 10.0, IValue(), kXla});
 }
 
+// The shape, indexing and statistics composites of shape_composites.hpp and the scan kernels.
+void shape_stats_family() {
+  const Tensor a = X({3, 4}), v = X({4}), idx = Xv({2, 0, 2}, {3}, DType::int64);
+  for (OpId op : {OpId::atleast_1d, OpId::atleast_2d, OpId::atleast_3d, OpId::fliplr, OpId::flipud, OpId::corrcoef})
+    run(op, {a});
+  for (OpId op : {OpId::hstack, OpId::vstack, OpId::row_stack, OpId::dstack, OpId::column_stack, OpId::block_diag})
+    run(op, {std::vector<Tensor>{a, a}});
+  run(OpId::cartesian_prod, {std::vector<Tensor>{v, X({2})}});
+  run(OpId::broadcast_to, {v, Dims{2, 4}});
+  run(OpId::broadcast_tensors, {std::vector<Tensor>{a, v}});
+  run(OpId::rot90, {a});
+  run(OpId::kron, {a, X({2, 2})});
+  run(OpId::diag_embed, {a});
+  for (OpId op : {OpId::tril_indices, OpId::triu_indices})
+    run(op, {int64_t(3), int64_t(4), int64_t(0), IValue(), kXla});
+  run(OpId::take, {a, idx});
+  run(OpId::take_along_dim, {a, Xv({1, 0, 3}, {3, 1}, DType::int64), int64_t(1)});
+  run(OpId::index_fill, {a, int64_t(1), idx, Scalar(2.0)});
+  run(OpId::index_fill_, {a.clone(), int64_t(0), idx, Scalar(2.0)});
+  run(OpId::unfold, {a, int64_t(1), int64_t(2), int64_t(1)});
+  run(OpId::diff, {a, int64_t(1), int64_t(0)});
+  for (OpId op : {OpId::logcumsumexp, OpId::cummax, OpId::cummin}) run(op, {a, int64_t(1)});
+  for (OpId op : {OpId::var_mean, OpId::std_mean, OpId::cov}) run(op, {a});
+  run(OpId::searchsorted, {Xv({1, 2, 3}, {3}), a});
+  run(OpId::bucketize, {a, Xv({1, 2, 3}, {3})});
+  run(OpId::isin, {a, v});
+}
+
 // The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
 void optimizer_family() {
   std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
@@ -354,7 +385,7 @@ void optimizer_family() {
 
 void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
                                factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
-                               linalg_family, composite_family, optimizer_family};
+                               linalg_family, composite_family, shape_stats_family, optimizer_family};
 
 // Runs [family] under a DeviceProbe and returns the probe.
 std::shared_ptr<DeviceProbe> probe(void (*family)()) {
