@@ -359,6 +359,7 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("allclose", b_allclose);
   in.def_native("equal", b_equal);
   in.def_native("unique", b_unique);
+  in.def_native("unique_consecutive", b_unique_consecutive);
   install_dtypes_and_devices(in);
 }
 
@@ -384,19 +385,35 @@ Value b_allclose(Interp& in, CallArgs& a) {
 
 // unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None), torch.unique: the distinct values
 // (ascending), with each element's index among them and/or their counts when asked (a tuple then, in that order).
-Value b_unique(Interp& in, CallArgs& a) {
-  ArgReader r(a, "unique", {"input", "sorted", "return_inverse", "return_counts", "dim"});
-  const rt::Tensor x = to_tensor(r.required(0), a.span);
-  if (r.has(4) && !r.get(4).is_none())
-    Interp::fail("NotImplementedError", "unique(dim=...) is not supported; flatten or loop over the slices", a.span);
-  const bool inverse = r.has(2) && in.truthy(r.get(2)), counts = r.has(3) && in.truthy(r.get(3));
-  const bool sorted = !r.has(1) || in.truthy(r.get(1));
-  const rt::Tensors out = rt::dispatch(rt::OpId::_unique2, {x, sorted, inverse, counts});
+// The values alone, or a tuple with the inverse indices and/or counts that were asked for (torch.unique's returns).
+Value unique_returns(const rt::Tensors& out, bool inverse, bool counts) {
   if (!inverse && !counts) return wrap(out[0]);
   std::vector<Value> items{wrap(out[0])};
   if (inverse) items.push_back(wrap(out[1]));
   if (counts) items.push_back(wrap(out[2]));
   return make_tuple(std::move(items));
+}
+
+// unique(input, sorted=true, return_inverse=false, return_counts=false, dim=none): distinct elements, or distinct
+// slices along dim.
+Value b_unique(Interp& in, CallArgs& a) {
+  ArgReader r(a, "unique", {"input", "sorted", "return_inverse", "return_counts", "dim"});
+  const rt::Tensor x = to_tensor(r.required(0), a.span);
+  const bool inverse = r.has(2) && in.truthy(r.get(2)), counts = r.has(3) && in.truthy(r.get(3));
+  const bool sorted = !r.has(1) || in.truthy(r.get(1));
+  if (r.has(4) && !r.get(4).is_none())
+    return unique_returns(rt::dispatch(rt::OpId::unique_dim, {x, r.get(4).as_int(), sorted, inverse, counts}), inverse,
+                          counts);
+  return unique_returns(rt::dispatch(rt::OpId::_unique2, {x, sorted, inverse, counts}), inverse, counts);
+}
+
+// unique_consecutive(input, return_inverse=false, return_counts=false, dim=none): consecutive repeats merged.
+Value b_unique_consecutive(Interp& in, CallArgs& a) {
+  ArgReader r(a, "unique_consecutive", {"input", "return_inverse", "return_counts", "dim"});
+  const rt::Tensor x = to_tensor(r.required(0), a.span);
+  const bool inverse = r.has(1) && in.truthy(r.get(1)), counts = r.has(2) && in.truthy(r.get(2));
+  const rt::IValue dim = r.has(3) && !r.get(3).is_none() ? rt::IValue(r.get(3).as_int()) : rt::IValue();
+  return unique_returns(rt::dispatch(rt::OpId::unique_consecutive, {x, inverse, counts, dim}), inverse, counts);
 }
 
 // equal(input, other): the same shape and equal elements, as a bool.

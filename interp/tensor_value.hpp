@@ -74,6 +74,7 @@ Value call_op(Interp& in, rt::OpId op, CallArgs& args);
 Value b_allclose(Interp& in, CallArgs& a);
 Value b_equal(Interp& in, CallArgs& a);
 Value b_unique(Interp& in, CallArgs& a);
+Value b_unique_consecutive(Interp& in, CallArgs& a);
 
 // Registers tensors, dtypes, devices and every op of the table as globals and methods.
 void install_tensor_builtins(Interp& in);
