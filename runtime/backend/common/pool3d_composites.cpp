@@ -45,36 +45,43 @@ Tensor wide(const Tensor& x) {
 
 Tensor slices(const Tensor& x5) { return x5.reshape({x5.size(0), x5.size(1) * x5.size(2), x5.size(3), x5.size(4)}); }
 
+// The two 2-D passes of a 3-D max pooling with [op] (max_pool2d or max_pool2d_with_indices) on the op's arguments:
+// over (H, W) per depth slice, then over D; each pass's outputs.
+struct MaxPasses {
+  Tensor input, x;  // as given, and as [N, C, D, H, W]
+  Tensors hw, depth;
+};
+
+MaxPasses max_passes(const ArgReader& a, std::string_view name, O op) {
+  MaxPasses m;
+  m.input = a.tensor(0);
+  m.x = batched_5d(name, m.input);
+  const Dims k = three(a, 1), s = three(a, 2), p = three(a, 3), d = three(a, 4);
+  AMPS_CHECK(!k.empty(), "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
+  const bool ceil = a.boolean(5);
+  m.hw = dispatch(op, Args{slices(m.x), hw(k), hw(s), hw(p), hw(d), ceil});
+  m.depth = dispatch(op, Args{depth_planes(m.hw[0], m.x), depth(k, 1), depth(s.empty() ? k : s, 1), depth(p, 0),
+                              depth(d, 1), ceil});
+  return m;
+}
+
 }  // namespace
 
 Tensors max_pool3d_math(Args& args) {
-  ArgReader a(O::max_pool3d, args);
-  const Tensor input = a.tensor(0), x = batched_5d("max_pool3d", input);
-  const Dims k = three(a, 1), s = three(a, 2), p = three(a, 3), d = three(a, 4);
-  AMPS_CHECK(!k.empty(), "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
-  const bool ceil = a.boolean(5);
-  const Tensor y = call_op(O::max_pool2d, slices(x), hw(k), hw(s), hw(p), hw(d), ceil);
-  const Tensor z = call_op(O::max_pool2d, depth_planes(y, x), depth(k, 1), depth(s.empty() ? k : s, 1), depth(p, 0),
-                           depth(d, 1), ceil);
-  return {unflatten_out(z, y, input)};
+  const MaxPasses m = max_passes(ArgReader(O::max_pool3d, args), "max_pool3d", O::max_pool2d);
+  return {unflatten_out(m.depth[0], m.hw[0], m.input)};
 }
 
-// As max_pool3d, and each maximum's flat index into its input volume (d * H * W + h * W + w): the depth stage
-// gives d, the (H, W) stage's index of slice d is read back at it.
+// As max_pool3d, and each maximum's flat index into its input volume (d * H * W + h * W + w): the depth pass
+// gives d, the (H, W) pass's index of slice d is read back at it.
 Tensors max_pool3d_with_indices_math(Args& args) {
-  ArgReader a(O::max_pool3d_with_indices, args);
-  const Tensor input = a.tensor(0), x = batched_5d("max_pool3d_with_indices", input);
-  const Dims k = three(a, 1), s = three(a, 2), p = three(a, 3), d = three(a, 4);
-  AMPS_CHECK(!k.empty(), "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
-  const bool ceil = a.boolean(5);
-  const Tensors y = dispatch(O::max_pool2d_with_indices, Args{slices(x), hw(k), hw(s), hw(p), hw(d), ceil});
-  const Tensors z = dispatch(O::max_pool2d_with_indices, Args{depth_planes(y[0], x), depth(k, 1),
-                             depth(s.empty() ? k : s, 1), depth(p, 0), depth(d, 1), ceil});
-  const int64_t plane = y[0].size(-2) * y[0].size(-1);
-  const Tensor at_depth = call_op(O::div, z[1], Scalar(plane), std::string("floor"));
-  const Tensor hw_index = call_op(O::gather, depth_planes(y[1], x), int64_t(2), at_depth);
+  const MaxPasses m = max_passes(ArgReader(O::max_pool3d_with_indices, args), "max_pool3d_with_indices",
+                                 O::max_pool2d_with_indices);
+  const Tensor &y = m.hw[0], &x = m.x;
+  const Tensor at_depth = call_op(O::div, m.depth[1], Scalar(y.size(-2) * y.size(-1)), std::string("floor"));
+  const Tensor hw_index = call_op(O::gather, depth_planes(m.hw[1], x), int64_t(2), at_depth);
   const Tensor index = call_op(O::add, hw_index, call_op(O::mul, at_depth, Scalar(x.size(3) * x.size(4))));
-  return {unflatten_out(z[0], y[0], input), unflatten_out(index, y[0], input)};
+  return {unflatten_out(m.depth[0], y, m.input), unflatten_out(index, y, m.input)};
 }
 
 // float16/bfloat16 average in float32 and round once at the end, as PyTorch's accumulation does (the stages'
