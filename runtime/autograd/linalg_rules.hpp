@@ -1,4 +1,4 @@
-// Gradient rules of the LU-family linear-algebra kernels (linalg_rules.cpp), added to rules.cpp's table.
+// Gradient rules of the factorization and solve kernels (linalg_rules.cpp), added to rules.cpp's table.
 #pragma once
 
 #include <array>
@@ -7,6 +7,8 @@
 
 namespace amps::rt::autograd {
 
+// Sets the rules of cholesky, inverse, qr and svd in [t].
+void add_factorization_rules(std::array<Rule, size_t(op_count)>& t);
 // Sets the rules of linalg_det, linalg_slogdet, linalg_solve, linalg_solve_triangular and linalg_eigh in [t].
 void add_linalg_solve_rules(std::array<Rule, size_t(op_count)>& t);
 

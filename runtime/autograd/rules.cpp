@@ -381,91 +381,11 @@ Tensors cdist_rule(C c) {
   return c.grads([&] { return sum(gt, Dims{-2}); }, [&] { return neg(sum(gt, Dims{-3})); });
 }
 
-Tensors cholesky_rule(C c) {
-  const bool upper = c.a.boolean(1);
-  Tensor L = upper ? mT(c.out(0)) : c.out(0), gL = upper ? mT(c.g()) : c.g();
-  const int64_t n = L.size(-1);
-  Tensor half_diag = op(O::tril, ones({n, n}, L.dtype(), L.device())) - eye(n, std::nullopt, L.dtype(), L.device()) * 0.5;
-  Tensor Linv = op(O::inverse, L);
-  Tensor phi = op(O::tril, matmul(mT(L), gL)) * half_diag;
-  Tensor gA = matmul(matmul(mT(Linv), phi), Linv);
-  return {(gA + mT(gA)) * 0.5};
-}
-
 // maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties.
 Tensors extremum(C c, bool max) {
   Tensor a = c.in(0), b = c.in(1), g = c.g(), half = g * 0.5;
   auto pick = [&](const Tensor& x, const Tensor& y) { return where(eq(x, y), half, keep_where(max ? gt(x, y) : lt(x, y), g)); };
   return c.grads([&] { return pick(a, b); }, [&] { return pick(b, a); });
-}
-
-// ---- QR and SVD: PyTorch's linalg_qr_backward and svd_backward (torch/csrc/autograd/FunctionsManual.cpp),
-// real case, written with dispatched ops (R^{-1} through inverse rather than a triangular solve) ----
-Tensor eye_of(const Tensor& v) { return eye(v.size(-1), std::nullopt, v.dtype(), v.device()); }
-Tensor diag_embed(const Tensor& v) { return v.unsqueeze(-1) * eye_of(v); }
-Tensor skew(const Tensor& x) { return x - mT(x); }
-Tensor plus(const Tensor& a, const Tensor& b) { return a.defined() ? a + b : b; }
-
-// A = QR, M = gR R^T - Q^T gQ. m >= n: gA = (gQ + Q (triu(M) + triu(M, 1)^T)) R^{-T}; m < n:
-// gA = [Q tril(M^T - M) R1^{-T}, 0] + Q gR with R1 = R[:, :m]. Complete mode with m > n leaves Q's last
-// columns undetermined, so (as in PyTorch) it is not differentiable.
-Tensors qr_rule(C c) {
-  Tensor Q = c.out(0), R = c.out(1), gQ = c.g(0), gR = c.g(1);
-  const int64_t m = Q.size(-2), n = R.size(-1);
-  AMPS_CHECK(c.a.boolean(1) || m <= n,
-             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
-  Tensor M = matmul(gR, mT(R)) - matmul(mT(Q), gQ);
-  if (m >= n) return {matmul(gQ + matmul(Q, op(O::triu, M) + mT(op(O::triu, M, 1))), mT(op(O::inverse, R)))};
-  Tensor gA1 = matmul(matmul(Q, op(O::tril, mT(M) - M)), mT(op(O::inverse, R.narrow(-1, 0, m))));
-  return {cat({gA1, zeros_like(R.narrow(-1, m, n - m))}, -1) + matmul(Q, gR)};
-}
-
-// (U, S, V) of an SVD, or their gradients (undefined where nothing flowed).
-struct Svd {
-  Tensor U, S, V;
-};
-
-// U^T gA V for m == n: skew(U^T gU) / E * S_k + S_j * skew(V^T gV) / E + diag(gS), E_jk = S_k^2 - S_j^2 off the
-// diagonal (1 on it). Undefined gradients drop their term.
-Tensor svd_core(const Svd& f, const Svd& g) {
-  Tensor S2 = f.S * f.S, E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye_of(f.S), r;
-  if (g.U.defined()) r = skew(matmul(mT(f.U), g.U)) / E * f.S.unsqueeze(-2);
-  if (g.V.defined()) r = plus(r, f.S.unsqueeze(-1) * skew(matmul(mT(f.V), g.V)) / E);
-  return g.S.defined() ? plus(r, diag_embed(g.S)) : r;
-}
-
-// A = U diag(S) V^T (torch.svd's V). Adds (I - U U^T) gU S^{-1} V^T when m > n and U S^{-1} gV^T (I - V V^T) when
-// m < n. With gS alone, gA = U diag(gS) V^T (finite for repeated singular values). PyTorch's phase check is for
-// complex inputs only: a real pair (u_k, v_k) is fixed up to a joint sign flip, which no continuous loss sees.
-Tensor svd_grad(const Svd& f, const Svd& g) {
-  const int64_t m = f.U.size(-2), n = f.V.size(-2);
-  const Tensor &U = f.U, &V = f.V, Vh = mT(f.V);
-  if (!g.U.defined() && !g.V.defined()) return matmul(U * g.S.unsqueeze(-2), Vh);
-  Tensor r = svd_core(f, g);
-  if (m > n && g.U.defined()) {
-    Tensor gUSinv = g.U / f.S.unsqueeze(-2);
-    return matmul(matmul(U, r) + gUSinv - matmul(U, matmul(mT(U), gUSinv)), Vh);
-  }
-  if (m < n && g.V.defined()) {
-    Tensor SinvgVh = mT(g.V) / f.S.unsqueeze(-1);
-    return matmul(U, matmul(r, Vh) + SinvgVh - matmul(matmul(SinvgVh, V), Vh));
-  }
-  return matmul(matmul(U, r), Vh);
-}
-
-// some=False: only the first k = min(m, n) columns of U and V are determined; the gradients of the others are
-// ignored (PyTorch narrows them the same way). compute_uv=False returns zeros for U and V, so, as
-// linalg.svdvals' backward, U and V are recomputed from the saved input.
-Tensors svd_rule(C c) {
-  if (!c.a.boolean(2)) {
-    Tensors usv = dispatch(O::svd, Args{c.in(0), true, true});
-    return {matmul(usv[0] * c.g(1).unsqueeze(-2), mT(usv[2]))};
-  }
-  Tensor S = c.out(1);
-  const int64_t k = S.size(-1);
-  auto grad_k = [&](size_t i) { return c.flowed(i) ? c.g(i).narrow(-1, 0, k) : Tensor(); };
-  Svd f{c.out(0).narrow(-1, 0, k), S, c.out(2).narrow(-1, 0, k)};
-  return {svd_grad(f, {grad_k(0), c.flowed(1) ? c.g(1) : Tensor(), grad_k(2)})};
 }
 
 // gelu''(x), composite (only double backward needs it). Erf form: pdf(x) (2 - x^2). Tanh form, with
@@ -834,12 +754,7 @@ void linalg_rules(Table& t) {
   t[size_t(O::trace)] = {0, [](C c) {
     const TensorMeta& m = c.meta(0);
     return Tensors{c.g() * eye(m.sizes[0], m.sizes[1], m.dtype, m.device)}; }};
-  t[size_t(O::cholesky)] = {out_(0), cholesky_rule};
-  t[size_t(O::inverse)] = {out_(0), [](C c) {
-    Tensor yt = mT(c.out(0));
-    return Tensors{neg(matmul(yt, matmul(c.g(), yt)))}; }};
-  t[size_t(O::qr)] = {out_(0) | out_(1), qr_rule};
-  t[size_t(O::svd)] = {in_(0) | out_(0) | out_(1) | out_(2), svd_rule};
+  add_factorization_rules(t);  // cholesky, inverse, qr, svd
   add_linalg_solve_rules(t);  // det, slogdet, solve, solve_triangular, eigh
 }
 
