@@ -26,7 +26,8 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "optim_lr_scheduler");  // optim.lr_scheduler, optim.swa_utils (optim re-exports them)
   def_script_module(vm, "optim");
   def_script_module(vm, "dist");
-  def_script_module(vm, "distributions");  // torch.distributions: Normal, Categorical, MultivariateNormal, kl_divergence, ...
+  def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
+  def_script_module(vm, "distributions");       // torch.distributions: Normal, Categorical, kl_divergence, ...
 }
 
 }  // namespace amps::stdlib
