@@ -1,7 +1,10 @@
 // The `data` module: datasets, loaders, Fashion-MNIST, synthetic ImageNet and CSV metrics logs.
+#include <string>
+
 #include "stdlib/data/fashion_mnist.hpp"
 #include "stdlib/data/loader.hpp"
 #include "stdlib/data/synthetic.hpp"
+#include "stdlib/embedded.hpp"
 #include "stdlib/progress/csv_log.hpp"
 #include "stdlib/stdlib.hpp"
 
@@ -23,6 +26,11 @@ const amps_reg kDataNatives[] = {
 }  // namespace
 
 // The natives, then a body defining the constants (FASHION_MNIST_CLASSES).
-void install_data(Vm& vm) { register_module(vm, "data", kDataNatives, data::fashion_mnist_classes_source().c_str()); }
+// The natives, then the module body: stdlib/data_utils.amps (Subset, ConcatDataset, random_split, the samplers) first,
+// so its error lines are the file's, then the Fashion-MNIST class names.
+void install_data(Vm& vm) {
+  const std::string body = std::string(embedded_source("data_utils")) + "\n" + data::fashion_mnist_classes_source();
+  register_module(vm, "data", kDataNatives, body.c_str());
+}
 
 }  // namespace amps::stdlib
