@@ -24,6 +24,8 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_pool");    // MaxPool3d, AvgPool3d, AdaptiveMaxPool, MaxUnpool, LPPool, ... (nn re-exports them)
   def_script_module(vm, "nn", nn_natives);
   def_script_module(vm, "optim_lr_scheduler");  // optim.lr_scheduler, optim.swa_utils (optim re-exports them)
+  def_script_module(vm, "optim_base");   // Optimizer and parameter groups (optim re-exports them)
+  def_script_module(vm, "optim_lbfgs");  // LBFGS (optim re-exports it)
   def_script_module(vm, "optim");
   def_script_module(vm, "dist");
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
