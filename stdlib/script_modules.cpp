@@ -22,6 +22,9 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_extra");   // PReLU, parameter containers, InstanceNorm, EmbeddingBag, ... (nn re-exports them)
   def_script_module(vm, "nn_extra2");  // RMSNorm, Bilinear, Fold/Unfold, gumbel_softmax, checkpoint (nn re-exports them)
   def_script_module(vm, "nn_pool");    // MaxPool3d, AvgPool3d, AdaptiveMaxPool, MaxUnpool, LPPool, ... (nn re-exports them)
+  def_script_module(vm, "nn_layers");      // Dropout, activation, pooling and padding modules (nn re-exports them)
+  def_script_module(vm, "nn_loss");        // the loss modules (nn re-exports them)
+  def_script_module(vm, "nn_functional");  // nn.functional
   def_script_module(vm, "nn", nn_natives);
   def_script_module(vm, "optim_lr_scheduler");  // optim.lr_scheduler, optim.swa_utils (optim re-exports them)
   def_script_module(vm, "optim_base");   // Optimizer and parameter groups (optim re-exports them)
