@@ -42,19 +42,29 @@ std::vector<int64_t> permutation(Rng& g, int64_t n) {
 
 // One pass over a loader: the batches of one epoch, fetched lazily.
 struct LoaderIter : Object {
-  LoaderIter(Value owner, DataLoader* l, std::vector<int64_t> o, int64_t nb)
-      : loader_value(std::move(owner)), loader(l), order(std::move(o)), batches(nb) {}
+  LoaderIter(Value owner, DataLoader* l, std::vector<std::vector<int64_t>> b)
+      : loader_value(std::move(owner)), loader(l), batches(std::move(b)) {}
   Value next(Vm& vm) override {
-    if (done >= batches) return Value();
-    size_t lo = size_t(done++) * size_t(loader->opt.batch_size);
-    size_t hi = std::min(order.size(), lo + size_t(loader->opt.batch_size));
-    return loader->fetch(vm, std::vector<int64_t>(order.begin() + std::ptrdiff_t(lo), order.begin() + std::ptrdiff_t(hi)));
+    if (done >= batches.size()) return Value();
+    return loader->fetch(vm, batches[done++]);
   }
   Value loader_value;   // keeps the loader alive
   DataLoader* loader;
-  std::vector<int64_t> order;
-  int64_t batches, done = 0;
+  std::vector<std::vector<int64_t>> batches;
+  size_t done = 0;
 };
+
+// The ints an iterable yields (a sampler's indices, a batch of them).
+std::vector<int64_t> int_items(Vm& vm, const Value& iterable, const char* what) {
+  std::vector<int64_t> out;
+  Value it = vm.iter(iterable);
+  for (Value v = vm.next(it); v; v = vm.next(it)) {
+    std::optional<int64_t> i = vm.to_int(v);
+    if (!i || v.is(AMPS_TYPE_BOOL)) fail("TypeError", fmt::format("DataLoader: {} yielded a {}, not an int index", what, v.type_name()));
+    out.push_back(*i);
+  }
+  return out;
+}
 
 const amps_class kLoaderIterClass = iterator_class("DataLoaderIterator");
 
@@ -181,7 +191,8 @@ DataLoader::DataLoader(Value ds, LoaderOptions o)
 int64_t DataLoader::dataset_size(Vm& vm) { return tensor_dataset ? tensor_dataset->size() : length_of(vm, dataset); }
 
 int64_t DataLoader::num_batches(Vm& vm) {
-  int64_t n = dataset_size(vm);
+  if (opt.batch_sampler) return length_of(vm, opt.batch_sampler);
+  int64_t n = opt.sampler ? length_of(vm, opt.sampler) : dataset_size(vm);
   return opt.drop_last ? n / opt.batch_size : (n + opt.batch_size - 1) / opt.batch_size;
 }
 
@@ -194,6 +205,23 @@ std::vector<int64_t> DataLoader::epoch_order(Vm& vm, int64_t n) {
   std::vector<int64_t> p(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) p[size_t(i)] = i;
   return p;
+}
+
+std::vector<std::vector<int64_t>> DataLoader::epoch_batches(Vm& vm) {
+  std::vector<std::vector<int64_t>> batches;
+  if (opt.batch_sampler) {
+    Value it = vm.iter(opt.batch_sampler);
+    for (Value b = vm.next(it); b; b = vm.next(it)) batches.push_back(int_items(vm, b, "batch_sampler"));
+    return batches;
+  }
+  const std::vector<int64_t> order = opt.sampler ? int_items(vm, opt.sampler, "sampler") : epoch_order(vm, dataset_size(vm));
+  const size_t bs = size_t(opt.batch_size);
+  for (size_t lo = 0; lo < order.size(); lo += bs) {
+    const size_t hi = std::min(order.size(), lo + bs);
+    if (hi - lo < bs && opt.drop_last) break;
+    batches.emplace_back(order.begin() + std::ptrdiff_t(lo), order.begin() + std::ptrdiff_t(hi));
+  }
+  return batches;
 }
 
 Value DataLoader::fetch(Vm& vm, const std::vector<int64_t>& idx) {
@@ -221,9 +249,7 @@ Value DataLoader::attr(Vm&, const char* name) {
 Value DataLoader::len(Vm& vm, Call&) { return Value::of(num_batches(vm)); }
 
 Value DataLoader::iter(Vm& vm, Call& call) {
-  int64_t nb = num_batches(vm);
-  int64_t n = dataset_size(vm);
-  return vm.new_object(kLoaderIterClass, std::make_unique<LoaderIter>(call.arg(0), this, epoch_order(vm, n), nb));
+  return vm.new_object(kLoaderIterClass, std::make_unique<LoaderIter>(call.arg(0), this, epoch_batches(vm)));
 }
 
 Value new_tensor_dataset(Vm& vm, const std::vector<Value>& tensors) {
@@ -246,10 +272,15 @@ Value make_tensor_dataset(Vm& vm, Call& call) {
 }
 
 Value make_data_loader(Vm& vm, Call& call) {
-  Args r(vm, call, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed"});
-  LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt};
+  Args r(vm, call, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler"});
+  LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt, Value(), Value()};
   if (o.batch_size < 1) fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size));
   if (r.has(4) && !r.get(4).is_none()) o.seed = uint64_t(r.int_or(4, 0));
+  if (r.has(5) && !r.get(5).is_none()) o.sampler = r.get(5);
+  if (r.has(6) && !r.get(6).is_none()) o.batch_sampler = r.get(6);
+  if (o.sampler && o.shuffle) fail("ValueError", "sampler option is mutually exclusive with shuffle");
+  if (o.batch_sampler && (o.batch_size != 1 || o.shuffle || o.sampler || o.drop_last))
+    fail("ValueError", "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last");
   Value ds = r.required(0);
   length_of(vm, ds);   // fails early (TypeError) for values that are not datasets
   return new_data_loader(vm, ds, o);

@@ -28,10 +28,13 @@ struct LoaderOptions {
   bool shuffle = false;
   bool drop_last = false;
   std::optional<uint64_t> seed;   // own generator; else the interpreter's (manual_seed)
+  Value sampler;                   // an iterable of sample indices (none: the dataset's order, or shuffled)
+  Value batch_sampler;             // an iterable of index lists, one per batch (none: batches of batch_size)
 };
 
-// data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, seed=none). Iterating
-// starts an epoch; with shuffle each epoch draws a fresh permutation from the generator.
+// data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, seed=none, sampler=none,
+// batch_sampler=none). Iterating starts an epoch; with shuffle each epoch draws a fresh permutation from the
+// generator; a sampler gives the sample order instead, a batch_sampler the batches themselves (as PyTorch's).
 struct DataLoader : Object {
   DataLoader(Value ds, LoaderOptions o);
   Value attr(Vm& vm, const char* name) override;
@@ -41,6 +44,8 @@ struct DataLoader : Object {
   int64_t num_batches(Vm& vm);
   // One epoch's sample order.
   std::vector<int64_t> epoch_order(Vm& vm, int64_t n);
+  // One epoch's batches of sample indices.
+  std::vector<std::vector<int64_t>> epoch_batches(Vm& vm);
   // The batch of samples [idx]: the fast path for TensorDataset, else __getitem__ + collate.
   Value fetch(Vm& vm, const std::vector<int64_t>& idx);
   Value dataset;
