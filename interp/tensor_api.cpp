@@ -24,7 +24,7 @@ namespace {
 // Ops grouped by script name (overloads such as max / max.dim share one), per visibility: global functions, tensor
 // methods, and the members of module `linalg` (torch.linalg).
 struct OpNames {
-  std::map<std::string, std::vector<rt::OpId>> functions, methods, linalg;
+  std::map<std::string, std::vector<rt::OpId>> functions, methods, linalg, special;
 };
 
 // torch.linalg's functions that are the same ops as a global one (with the same arguments).
@@ -49,6 +49,14 @@ void add_aliases(std::map<std::string, std::vector<rt::OpId>>& table) {
   }
 }
 
+// torch.special's names for global ops (the special_* ops join them under their name without the prefix).
+constexpr std::pair<std::string_view, std::string_view> kSpecialAliases[] = {
+    {"expit", "sigmoid"}, {"logit", "logit"}, {"erf", "erf"}, {"erfc", "erfc"}, {"erfinv", "erfinv"},
+    {"exp2", "exp2"}, {"expm1", "expm1"}, {"log1p", "log1p"}, {"gammaln", "lgamma"}, {"digamma", "digamma"},
+    {"psi", "digamma"}, {"polygamma", "polygamma"}, {"multigammaln", "mvlgamma"}, {"xlogy", "xlogy"},
+    {"sinc", "sinc"}, {"round", "round"}, {"logsumexp", "logsumexp"}, {"softmax", "softmax"},
+    {"log_softmax", "log_softmax"}};
+
 const OpNames& op_names() {
   static const OpNames names = [] {
     OpNames n;
@@ -60,10 +68,12 @@ const OpNames& op_names() {
       if (rt::op_has(op, rt::opflag::method)) n.methods[name].push_back(op);
       if (name.starts_with(prefix) && !rt::op_has(op, rt::opflag::internal))
         n.linalg[name.substr(prefix.size())].push_back(op);
+      if (name.starts_with("special_")) n.special[name.substr(8)].push_back(op);
     }
     for (auto [name, op] : kLinalgAliases) n.linalg[std::string(name)].push_back(op);
     add_aliases(n.functions);
     add_aliases(n.methods);
+    for (auto [name, target] : kSpecialAliases) n.special[std::string(name)] = n.functions.at(std::string(target));
     return n;
   }();
   return names;
@@ -322,6 +332,20 @@ void install_dtypes_and_devices(Interp& in) {
 
 }  // namespace
 
+// Module [name] (linalg, special) whose functions are the op groups of [table], called as the globals are.
+static void def_op_module(Interp& in, const std::string& name,
+                          const std::map<std::string, std::vector<rt::OpId>>& table) {
+  in.def_module(name, [name, &table](Interp&, Module& m) {
+    for (auto& [fn, ops] : table) {
+      const std::vector<rt::OpId>* group = &ops;
+      m.attrs[intern(fn)] = make<Native>(name + "." + fn, [group](Interp& i, CallArgs& a) {
+        normalize_dtype_kwargs(a);
+        return call_op_overloads(i, *group, a);
+      });
+    }
+  });
+}
+
 void install_tensor_builtins(Interp& in) {
   static bool hooks_set = [] {
     set_tensor_operator_hooks({tensor_binary, tensor_compare, tensor_unary, tensor_inplace});
@@ -343,15 +367,8 @@ void install_tensor_builtins(Interp& in) {
       return call_op_overloads(i, *group, a);
     });
   }
-  in.def_module("linalg", [](Interp&, Module& m) {
-    for (auto& [name, ops] : op_names().linalg) {
-      const std::vector<rt::OpId>* group = &ops;
-      m.attrs[intern(name)] = make<Native>("linalg." + name, [group](Interp& i, CallArgs& a) {
-        normalize_dtype_kwargs(a);
-        return call_op_overloads(i, *group, a);
-      });
-    }
-  });
+  def_op_module(in, "linalg", op_names().linalg);
+  def_op_module(in, "special", op_names().special);
   in.def_native("tensor", b_tensor);
   in.def_native("manual_seed", b_manual_seed);
   in.def_native("get_rng_state", b_get_rng_state);

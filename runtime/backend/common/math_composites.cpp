@@ -129,6 +129,37 @@ Tensors mvlgamma_math(Args& args) {
   return {sum + double(p) * double(p - 1) / 4 * std::log(M_PI)};
 }
 
+// -x log(x) above 0, 0 at 0, -inf below (NaN stays NaN); the logarithm reads 1 where it is not used.
+Tensors special_entr_math(Args& args) {
+  ArgReader a(O::special_entr, args);
+  const Tensor x = floating(a.tensor(0));
+  const Tensor pos = gt(x, Scalar(0.0));
+  const Tensor r = neg(x * log(where(pos, x, ones_like(x))));
+  const Tensor other = masked_fill(full_like(x, -INFINITY), eq(x, 0.0), 0.0);
+  return {masked_fill(where(pos, r, other), call_op(O::isnan, x), NAN)};
+}
+
+Tensors special_ndtr_math(Args& args) {
+  ArgReader a(O::special_ndtr, args);
+  return {call_op(O::erfc, floating(a.tensor(0)) * -M_SQRT1_2) * 0.5};
+}
+
+Tensors special_ndtri_math(Args& args) {
+  ArgReader a(O::special_ndtri, args);
+  return {call_op(O::erfinv, floating(a.tensor(0)) * 2.0 - 1.0) * M_SQRT2};
+}
+
+// x * log1p(y), 0 where x is 0 and y <= -1 (the logarithm then reads y = 0), NaN where y is NaN, as xlogy.
+Tensors special_xlog1py_math(Args& args) {
+  ArgReader a(O::special_xlog1py, args);
+  auto [x, y] = float_pair(a.tensor(0), a.tensor(1));
+  const Dims shape = broadcast_shapes(x.sizes(), y.sizes(), "special_xlog1py");
+  const Tensor xb = x.expand(shape), yb = y.expand(shape);
+  const Tensor undefined_log = call_op(O::logical_and, eq(xb, 0.0), le(yb, Scalar(-1.0)));
+  const Tensor r = xb * call_op(O::log1p, masked_fill(yb, undefined_log, 0.0));
+  return {masked_fill(r, call_op(O::isnan, yb), NAN)};
+}
+
 // x where |x| > lambd, else 0.
 Tensors hardshrink_math(Args& args) {
   ArgReader a(O::hardshrink, args);

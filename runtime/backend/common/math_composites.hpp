@@ -1,5 +1,6 @@
 // Elementwise math defined by formulas, as implicit composites (see implicit_composites.hpp): logaddexp,
-// logaddexp2, hypot, sinc, deg2rad, rad2deg, xlogy, logit, heaviside, float_power, mvlgamma, and the shrink/threshold
+// logaddexp2, hypot, sinc, deg2rad, rad2deg, xlogy, logit, heaviside, float_power, mvlgamma, torch.special's entr,
+// ndtr, ndtri and xlog1py, and the shrink/threshold
 // activations hardshrink, softshrink and threshold. Where a formula has a singular point (sinc at 0, xlogy at
 // x = 0, equal infinities in logaddexp) the other branch reads a safe stand-in, so its gradient stays finite.
 #pragma once
@@ -20,6 +21,10 @@ Tensors logit_math(Args& args);
 Tensors heaviside_math(Args& args);
 Tensors float_power_math(Args& args);
 Tensors mvlgamma_math(Args& args);
+Tensors special_entr_math(Args& args);
+Tensors special_ndtr_math(Args& args);
+Tensors special_ndtri_math(Args& args);
+Tensors special_xlog1py_math(Args& args);
 Tensors hardshrink_math(Args& args);
 Tensors softshrink_math(Args& args);
 Tensors threshold_math(Args& args);

@@ -178,6 +178,9 @@ TEST_F(Cuda, InverseHyperbolicErfcExp2GammaAndFormulasMatchTheCpu) {
     for (OpId op : {OpId::lgamma, OpId::digamma}) EXPECT_TRUE(same_on_cuda(op, {x - 0.35}, 4)) << op_name(op);
     for (int64_t n : {1, 2, 3}) EXPECT_TRUE(same_on_cuda(OpId::polygamma, {n, pos}, 8)) << n;
     EXPECT_TRUE(same_on_cuda(OpId::mvlgamma, {pos + 1.0, int64_t(3)}, 8));
+    for (OpId op : {OpId::special_entr, OpId::special_ndtr}) EXPECT_TRUE(same_on_cuda(op, {x}, 4)) << op_name(op);
+    EXPECT_TRUE(same_on_cuda(OpId::special_ndtri, {sigmoid(x)}, 8));
+    EXPECT_TRUE(same_on_cuda(OpId::special_xlog1py, {x, abs(y)}, 4));
   }
 }
 

@@ -112,6 +112,9 @@ void reduction_family() {
   for (OpId op : {OpId::lgamma, OpId::digamma}) run(op, {abs(a) + 0.5});
   run(OpId::polygamma, {int64_t(2), abs(a) + 0.5});
   run(OpId::mvlgamma, {abs(a) + 2.0, int64_t(2)});
+  for (OpId op : {OpId::special_entr, OpId::special_ndtr}) run(op, {a});
+  run(OpId::special_ndtri, {sigmoid(a)});
+  run(OpId::special_xlog1py, {a, abs(a)});
   run(OpId::threshold, {a, 0.1, -1.0});
   for (OpId op : {OpId::logaddexp, OpId::logaddexp2, OpId::hypot, OpId::xlogy, OpId::heaviside, OpId::float_power})
     run(op, {a, abs(a)});
