@@ -67,10 +67,6 @@ Tensor longs(const std::vector<int64_t>& v, const Dims& shape, Device dev) {
   return dev == Device::cpu() ? t : call_op(OpId::to, t, IValue(), dev);
 }
 
-// unique over the slices of [x] along [dim] (every element when dim is none): the distinct slices (ascending when
-// [sort], else in their order with only consecutive repeats merged), each slice's group (the input's shape without
-// dim, or dim's length), and each group's size. The grouping runs on the host (a sync on a device, as PyTorch's);
-// the values are index_select-ed from [x] where it lives.
 // [x] with [dim] first (the slices as rows).
 Tensor dim_first(const Tensor& x, int64_t dim) {
   Dims perm{dim};
@@ -79,6 +75,10 @@ Tensor dim_first(const Tensor& x, int64_t dim) {
   return x.permute(perm);
 }
 
+// unique over the slices of [x] along [dim] (every element when dim is none): the distinct slices (ascending when
+// [sort], else in their order with only consecutive repeats merged), each slice's group (the input's shape without
+// dim, or dim's length), and each group's size. The grouping runs on the host (a sync on a device, as PyTorch's);
+// the values are index_select-ed from [x] where it lives.
 Tensors unique_results(const Tensor& x, std::optional<int64_t> dim, bool sort) {
   const Tensor flat = dim ? dim_first(x, *dim) : x.reshape({-1});
   if (x.device() != Device::cpu()) current_context().count_host_sync();
