@@ -100,6 +100,22 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
   AMPS_ASSERT(false, "not an arithmetic op");
 }
 
+// pow with a Python-number exponent as PyTorch computes it (pow_tensor_scalar_kernel): 2, 3 and -2 as products
+// (x * x * x rounds differently from powf), 0.5, -0.5 and -1 as sqrt, rsqrt and reciprocal. False for any other
+// exponent (powf).
+template <typename T> bool pow_special_exponent(const Tensor& o, const Tensor& x, double e) {
+  using C = compute_t<T>;
+  if constexpr (std::is_floating_point_v<C>) {
+    if (e == 2) return map1<T, T>(o, x, [](C v) { return C(v * v); }), true;
+    if (e == 3) return map1<T, T>(o, x, [](C v) { return C(v * v * v); }), true;
+    if (e == -2) return map1<T, T>(o, x, [](C v) { return C(C(1) / (v * v)); }), true;
+    if (e == 0.5) return map1<T, T>(o, x, [](C v) { return std::sqrt(v); }), true;
+    if (e == -0.5) return map1<T, T>(o, x, [](C v) { return C(C(1) / std::sqrt(v)); }), true;
+    if (e == -1) return map1<T, T>(o, x, [](C v) { return C(C(1) / v); }), true;
+  }
+  return false;
+}
+
 template <typename T> void compare(Bin op, const Tensor& o, const Tensor& x, const Tensor& y) {
   using C = compute_t<T>;
   switch (op) {
@@ -196,9 +212,10 @@ Tensor binary(Bin op, const ArgReader& a, const KernelContext& kc, bool inplace,
   const bool direct = inplace && out_dt == x.dtype();
   Tensor out = direct ? x : Tensor::empty(std::move(shape), out_dt, kc.device);
   Tensor xc = cast(x, dt), yc = cast(y, dt);
+  const bool number_exponent = op == Bin::pow && is_floating(dt) && y.impl()->is_wrapped_number;
   AMPS_DISPATCH_ALL(dt, T, [&] {
     if (is_bool_result(op)) compare<T>(op, out, xc, yc);
-    else arith<T>(op, out, xc, yc, alpha);
+    else if (!number_exponent || !pow_special_exponent<T>(out, xc, y.item<double>())) arith<T>(op, out, xc, yc, alpha);
   });
   if (inplace && !direct) copy_into(x, out);
   return inplace ? x : out;

@@ -183,6 +183,26 @@ template <typename TOut, typename TIn, typename Op> void map1(const Tensor& out,
   if (!for_each_flat_run(out, {&a}, run)) for_each_run(make_loop_plan(out, {&a}), run);
 }
 
+// out = op(a) a chunk at a time: op(const C* in, R* out, int64_t m) gets up to kChunk values in the compute type
+// (a vector-library call per chunk rather than a scalar call per element); loading and storing as map1's.
+template <typename TOut, typename TIn, typename Op> void map1_chunked(const Tensor& out, const Tensor& a, Op op) {
+  using C = compute_t<TIn>;
+  using R = compute_t<TOut>;
+  auto run = [&](char** ptrs, const int64_t* s, int64_t n) {
+    C inbuf[kChunk];
+    R outbuf[kChunk];
+    for (int64_t off = 0; off < n; off += kChunk) {
+      const int64_t m = std::min(kChunk, n - off);
+      const C* in = load_chunk<TIn, C>(ptrs[1] + off * s[1], s[1], m, inbuf);
+      const bool direct = std::is_same_v<TOut, R> && s[0] == int64_t(sizeof(TOut));
+      R* o = direct ? reinterpret_cast<R*>(ptrs[0] + off * s[0]) : outbuf;
+      op(in, o, m);
+      if (!direct) store_chunk<TOut, R>(outbuf, ptrs[0] + off * s[0], s[0], m);
+    }
+  };
+  if (!for_each_flat_run(out, {&a}, run)) for_each_run(make_loop_plan(out, {&a}), run);
+}
+
 template <typename TOut, typename TIn, typename Op>
 void map2(const Tensor& out, const Tensor& a, const Tensor& b, Op op) {
   auto run = [&](char** ptrs, const int64_t* s, int64_t m) { map_run<TOut, TIn, 2>(ptrs, s, m, op); };

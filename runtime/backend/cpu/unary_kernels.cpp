@@ -2,12 +2,14 @@
 // gelu has its own file (gelu_kernels.cpp).
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "runtime/backend/common/special_math.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cpu/simd_bf16_select.hpp"
+#include "runtime/backend/cpu/simd_math.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -87,8 +89,42 @@ double erfinv(double y) {
   return x;
 }
 
+// The ops SLEEF computes for float32 (and the half types, computed in float32): simd_math.hpp.
+std::optional<VecMath> vec_math_of(Un op) {
+  switch (op) {
+    case Un::exp: return VecMath::exp;
+    case Un::log: return VecMath::log;
+    case Un::log2: return VecMath::log2;
+    case Un::log10: return VecMath::log10;
+    case Un::log1p: return VecMath::log1p;
+    case Un::expm1: return VecMath::expm1;
+    case Un::exp2: return VecMath::exp2;
+    case Un::sin: return VecMath::sin;
+    case Un::cos: return VecMath::cos;
+    case Un::tan: return VecMath::tan;
+    case Un::tanh: return VecMath::tanh;
+    case Un::sinh: return VecMath::sinh;
+    case Un::cosh: return VecMath::cosh;
+    case Un::asin: return VecMath::asin;
+    case Un::acos: return VecMath::acos;
+    case Un::atan: return VecMath::atan;
+    case Un::asinh: return VecMath::asinh;
+    case Un::acosh: return VecMath::acosh;
+    case Un::atanh: return VecMath::atanh;
+    case Un::erf: return VecMath::erf;
+    case Un::erfc: return VecMath::erfc;
+    case Un::sigmoid: return VecMath::sigmoid;
+    case Un::silu: return VecMath::silu;
+    default: return std::nullopt;
+  }
+}
+
 template <typename T> void apply_float(Un op, const Tensor& o, const Tensor& x) {
   using C = compute_t<T>;
+  if constexpr (std::is_same_v<C, float>) {
+    if (const std::optional<VecMath> f = vec_math_of(op))
+      return map1_chunked<T, T>(o, x, [f](const float* in, float* out, int64_t m) { vec_math_f32(*f, in, out, m); });
+  }
   switch (op) {
     case Un::sqrt: return map1<T, T>(o, x, [](C v) { return std::sqrt(v); });
     case Un::rsqrt: return map1<T, T>(o, x, [](C v) { return C(1) / std::sqrt(v); });
