@@ -8,6 +8,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/tensor_value.hpp"
+#include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -56,12 +57,17 @@ Native::Fn new_like(const char* factory) {
   };
 }
 
+// The slices along dim as split(1, dim) squeezed: one backward node joins the slices' gradients. (A select per
+// slice would give each slice a zero-filled full-size gradient to add up: quadratic in the length, which is what
+// an RNN stepping through a long sequence pays.)
 Value m_unbind(Interp&, CallArgs& a) {
   const rt::Tensor& t = self_of(a);
   ArgReader r(a, "unbind", {"self", "dim"});
   const int64_t dim = rt::wrap_dim(r.int_or(1, 0), t.dim());
   std::vector<Value> parts;
-  for (int64_t i = 0; i < t.size(dim); ++i) parts.push_back(wrap(t.select(dim, i)));
+  if (t.size(dim) == 0) return make_tuple(std::move(parts));
+  for (const rt::Tensor& piece : rt::dispatch(rt::OpId::split, rt::Args{t, int64_t(1), dim}))
+    parts.push_back(wrap(piece.squeeze(dim)));
   return make_tuple(std::move(parts));
 }
 
