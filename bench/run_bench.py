@@ -14,7 +14,7 @@ TARGETS = {  # ratio name -> (target, how it is computed)
     "mlp_bf16_vs_f32": (0.4, "amps bf16 step / amps f32 step (MLP)"),
     "mm_vs_onednn": (1.1, "amps mm time / raw oneDNN primitive time, run back to back, worst N >= 512"),
 }
-BENCHES = ("dispatch", "mlp", "cnn", "mm", "gpt_block", "main_job")
+BENCHES = ("dispatch", "mlp", "cnn", "mm", "gpt_block", "lstm", "main_job")
 # The main job's amps side runs the real example; `autocast dev<>` is bfloat16 on the CPU.
 MAIN_JOB = "examples/fashion_mnist_amp.amps"
 MAIN_JOB_AMPS_CASE = "bf16_autocast"
@@ -146,8 +146,8 @@ def ratios(m):
           for (b, c, s) in m if b == "mm" and s == "onednn" and ("mm", c, "amps") in m]
     if mm: r["mm_vs_onednn"] = max(mm)
     for (b, c, s) in list(m):  # issue 8's target (<= 1.0) is for float16 on a GPU; elsewhere reported
-        if b == "gpt_block" and s == "amps" and (b, c, "torch") in m:
-            r[f"gpt_block_{c}"] = m[(b, c, "amps")] / m[(b, c, "torch")]
+        if b in ("gpt_block", "lstm") and s == "amps" and (b, c, "torch") in m:
+            r[f"{b}_{c}"] = m[(b, c, "amps")] / m[(b, c, "torch")]
     return r
 
 
@@ -234,6 +234,7 @@ def main():
     if "cnn" in only: m.update(interleaved(amps, "cnn", "s_per_step", a.repeats, "5"))
     if "mm" in only: m.update(mm_pairs(amps, raw, a.repeats, impls))
     if "gpt_block" in only: m.update(interleaved(amps, "gpt_block", "s_per_step", a.repeats, "3"))
+    if "lstm" in only: m.update(interleaved(amps, "lstm", "s_per_step", a.repeats, "10"))
     mj = main_job(amps, a.main_job_repeats) if "main_job" in only else None
     r, cpu = ratios(m), machine()
     if r.get("mlp_bf16_vs_f32", 0) > TARGETS["mlp_bf16_vs_f32"][0] and "mm" not in only:
@@ -253,6 +254,8 @@ def main():
     for name in sorted(k for k in r if k.startswith("gpt_block_")):
         print(f"{name:<18} {r[name]:>9.3f} {'-':>7}  reported  (amps / PyTorch seconds per GPT-block step; "
               f"issue 8's target, <= 1.0, is for f16 on a GPU)")
+    for name in sorted(k for k in r if k.startswith("lstm_")):
+        print(f"{name:<18} {r[name]:>9.3f} {'-':>7}  reported  (amps / PyTorch seconds per LSTM-classifier step)")
     if mj:  # no target in the issue: reported only
         fmt = lambda v, spec: "never" if v is None else spec % v
         r["main_job"] = mj["ratio"]

@@ -50,7 +50,7 @@ set_tests_properties(cli/stdout_flushed_before_diagnostics PROPERTIES LABELS lan
                      PASS_REGULAR_EXPRESSION "^first\nloop: 1/1[^\n]*\nlast\n$")
 
 # Every benchmark script runs at a tiny size, so `make bench` cannot be the first to find one broken.
-foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16" "mm|5|bf16|512")
+foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16" "lstm|1" "mm|5|bf16|512")
   string(REPLACE "|" ";" parts "${spec}")
   list(POP_FRONT parts name)
   string(REPLACE ";" "|" rest "${parts}")
