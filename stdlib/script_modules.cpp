@@ -25,11 +25,18 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_layers");      // Dropout, activation, pooling and padding modules (nn re-exports them)
   def_script_module(vm, "nn_loss");        // the loss modules (nn re-exports them)
   def_script_module(vm, "nn_functional");  // nn.functional
+  def_script_module(vm, "nn_extra3");           // Transformer, AlphaDropout, 3-d/circular pads, ... (nn re-exports them)
+  def_script_module(vm, "nn_lazy");             // the Lazy* modules, made from nn's classes
+  def_script_module(vm, "nn_fractional_pool");  // FractionalMaxPool2d/3d and their functional forms
+  def_script_module(vm, "nn_prune");            // nn.utils.prune
+  def_script_module(vm, "nn_parametrize");      // nn.utils.parametrize and parametrizations
   def_script_module(vm, "nn", nn_natives);
   def_script_module(vm, "optim_lr_scheduler");  // optim.lr_scheduler, optim.swa_utils (optim re-exports them)
   def_script_module(vm, "optim_base");   // Optimizer and parameter groups (optim re-exports them)
   def_script_module(vm, "optim_lbfgs");  // LBFGS (optim re-exports it)
+  def_script_module(vm, "optim_extra");  // Rprop, ASGD, SparseAdam (optim re-exports them)
   def_script_module(vm, "optim");
+  def_script_module(vm, "data_extra");  // Dataset, IterableDataset, Sampler, DistributedSampler, ... (data re-exports them)
   def_script_module(vm, "dist");
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
   def_script_module(vm, "distributions");       // torch.distributions: Normal, Categorical, kl_divergence, ...
