@@ -100,12 +100,13 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
   AMPS_ASSERT(false, "not an arithmetic op");
 }
 
-// pow with a Python-number exponent as PyTorch computes it (pow_tensor_scalar_kernel): 2, 3 and -2 as products
+// pow with a Python-number exponent as PyTorch computes it (pow_tensor_scalar_kernel): 1 a copy, 2, 3 and -2 as products
 // (x * x * x rounds differently from powf), 0.5, -0.5 and -1 as sqrt, rsqrt and reciprocal. False for any other
 // exponent (powf).
 template <typename T> bool pow_special_exponent(const Tensor& o, const Tensor& x, double e) {
   using C = compute_t<T>;
   if constexpr (std::is_floating_point_v<C>) {
+    if (e == 1) return map1<T, T>(o, x, [](C v) { return v; }), true;  // pow's gradient at exponent 2
     if (e == 2) return map1<T, T>(o, x, [](C v) { return C(v * v); }), true;
     if (e == 3) return map1<T, T>(o, x, [](C v) { return C(v * v * v); }), true;
     if (e == -2) return map1<T, T>(o, x, [](C v) { return C(C(1) / (v * v)); }), true;
