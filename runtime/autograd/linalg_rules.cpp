@@ -1,6 +1,7 @@
 // Gradients of cholesky, inverse, qr, svd, linalg_det, linalg_slogdet, linalg_solve, linalg_solve_triangular,
-// linalg_eigh, linalg_lu_factor_ex and linalg_matrix_exp: PyTorch 1.13's formulas (torch/csrc/autograd/FunctionsManual.cpp), real case, written with dispatched
-// ops so they differentiate again under create_graph.
+// linalg_eigh, linalg_lu_factor_ex and linalg_matrix_exp: PyTorch 1.13's formulas
+// (torch/csrc/autograd/FunctionsManual.cpp), real case, written with dispatched ops so they differentiate again under
+// create_graph.
 #include "runtime/autograd/linalg_rules.hpp"
 
 #include "runtime/dispatch.hpp"

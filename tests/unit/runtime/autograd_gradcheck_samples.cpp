@@ -56,7 +56,9 @@ Tensor pivoted(Rand& r, const Dims& shape) {
   return matmul(Tensor::from_doubles(rev, {m, m}, DType::float64), eye(m, n, DType::float64) * 4.0 + r.uniform(shape));
 }
 // getrf-style 1-based int32 pivots.
-Tensor pivots(std::vector<double> p, Dims shape) { return Tensor::from_doubles(p, shape, DType::float64).to(DType::int32); }
+Tensor pivots(const std::vector<double>& p, const Dims& shape) {
+  return Tensor::from_doubles(p, shape, DType::float64).to(DType::int32);
+}
 
 // Functions of linalg.eigh's (L, V) of the symmetrized input that no eigenvector sign convention changes.
 Tensors eigh_invariants(Args& a) {
@@ -492,7 +494,9 @@ std::vector<Sample> samples() {
       {"linalg_lu_solve_right_adjoint", O::linalg_lu_solve, [=](Rand& r) {
          return Args{dominant(r, {3, 3}), pivots({3, 2, 3}, {3}), T(r, {2, 3}), false, true};
        }},
-      {"lu_solve", O::lu_solve, [=](Rand& r) { return Args{T(r, {3, 2}), dominant(r, {3, 3}), pivots({2, 2, 3}, {3})}; }},
+      {"lu_solve", O::lu_solve, [=](Rand& r) {
+         return Args{T(r, {3, 2}), dominant(r, {3, 3}), pivots({2, 2, 3}, {3})};
+       }},
       {"linalg_matrix_exp", O::linalg_matrix_exp, [=](Rand& r) { return Args{T(r, {2, 3, 3})}; }},
       {"linalg_matrix_exp_scaled", O::linalg_matrix_exp, [=](Rand& r) { return Args{r.uniform({3, 3}, 1.0, 2.0)}; }},
       {"matrix_exp", O::matrix_exp, [=](Rand& r) { return Args{r.uniform({2, 2}, -0.1, 0.1)}; }},
