@@ -377,6 +377,7 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("equal", b_equal);
   in.def_native("unique", b_unique);
   in.def_native("unique_consecutive", b_unique_consecutive);
+  in.def_native("lu", b_lu);
   install_dtypes_and_devices(in);
 }
 
@@ -439,6 +440,18 @@ Value b_equal(Interp& in, CallArgs& a) {
   const rt::Tensor x = to_tensor(r.get(0), a.span), y = to_tensor(r.get(1), a.span);
   if (x.sizes() != y.sizes()) return Value(false);
   return Value(rt::dispatch(rt::OpId::all, {rt::dispatch(rt::OpId::eq, {x, y})[0]})[0].item<bool>());
+}
+
+// lu(A, pivot=True, get_infos=False): the op _lu_with_info (so autocast sees torch.lu's op), its info returned only
+// when asked for.
+Value b_lu(Interp& in, CallArgs& a) {
+  ArgReader r(a, "lu", {"A", "pivot", "get_infos"});
+  const rt::Tensor x = to_tensor(r.required(0), a.span);
+  const bool pivot = !r.has(1) || in.truthy(r.get(1)), infos = r.has(2) && in.truthy(r.get(2));
+  rt::Tensors out = rt::dispatch(rt::OpId::_lu_with_info, {x, pivot, !infos});
+  std::vector<Value> items{wrap(out[0]), wrap(out[1])};
+  if (infos) items.push_back(wrap(out[2]));
+  return make_tuple(std::move(items));
 }
 
 }  // namespace amps::interp

@@ -112,6 +112,7 @@ const MethodMap& special_methods() {
     add(m, "equal", b_equal);
     add(m, "unique", b_unique);
     add(m, "unique_consecutive", b_unique_consecutive);
+    add(m, "lu", b_lu);
     add(m, "numel", [](Interp&, CallArgs& a) { return Value(self_of(a).numel()); });
     add(m, "dim", [](Interp&, CallArgs& a) { return Value(self_of(a).dim()); });
     add(m, "size", m_size);

@@ -75,6 +75,8 @@ Value b_allclose(Interp& in, CallArgs& a);
 Value b_equal(Interp& in, CallArgs& a);
 Value b_unique(Interp& in, CallArgs& a);
 Value b_unique_consecutive(Interp& in, CallArgs& a);
+// lu(A, pivot=True, get_infos=False), torch.lu and Tensor.lu: (LU, pivots), or (LU, pivots, info) with get_infos.
+Value b_lu(Interp& in, CallArgs& a);
 
 // Registers tensors, dtypes, devices and every op of the table as globals and methods.
 void install_tensor_builtins(Interp& in);

@@ -1,6 +1,7 @@
-// Gradients of cholesky, inverse, qr, svd, linalg_det, linalg_slogdet, linalg_solve, linalg_solve_triangular and
-// linalg_eigh: PyTorch 1.13's formulas (torch/csrc/autograd/FunctionsManual.cpp), real case, written with dispatched
-// ops so they differentiate again under create_graph.
+// Gradients of cholesky, inverse, qr, svd, linalg_det, linalg_slogdet, linalg_solve, linalg_solve_triangular,
+// linalg_eigh, linalg_lu_factor_ex and linalg_matrix_exp: PyTorch 1.13's formulas
+// (torch/csrc/autograd/FunctionsManual.cpp), real case, written with dispatched ops so they differentiate again under
+// create_graph.
 #include "runtime/autograd/linalg_rules.hpp"
 
 #include "runtime/dispatch.hpp"
@@ -69,6 +70,51 @@ Tensors eigh_rule(C c) {
   Tensor inner = (VtgV - mT(VtgV)) * 0.5 / E;
   if (c.flowed(0)) inner = inner + c.g(0).unsqueeze(-1) * eye_n(L.size(-1), L);
   return {matmul(V, matmul(inner, mT(V)))};
+}
+
+Tensor tril(const Tensor& x, int64_t d = 0) { return call_op(O::tril, x, d); }
+Tensor triu(const Tensor& x, int64_t d = 0) { return call_op(O::triu, x, d); }
+Tensor tri_solve(const Tensor& A, const Tensor& B, bool upper, bool left, bool unit = false) {
+  return call_op(O::linalg_solve_triangular, A, B, upper, left, unit);
+}
+
+// PyTorch's linalg_lu_backward for A = P L U (L m x k, U k x n): square, wide (m < n, U = [U1 U2]) and tall
+// (m > n, L = [L1; L2]) cases.
+Tensor lu_backward(const Tensor& gL, const Tensor& gU, const Tensor& P, const Tensor& L, const Tensor& U) {
+  const int64_t m = L.size(-2), n = U.size(-1), k = std::min(m, n);
+  Tensor gA;
+  if (m == n) {  // P L^{-T} [tril(L^T gL, -1) + triu(gU U^T)] U^{-T}
+    gA = tri_solve(mT(U), tril(matmul(mT(L), gL), -1) + triu(matmul(gU, mT(U))), false, false);
+    gA = tri_solve(mT(L), gA, true, true, true);
+  } else if (m < n) {  // P L^{-T} [(tril(L^T gL - triu(gU) U^T, -1) U1^{-T} + triu(gU1)), gU2]
+    gA = tril(matmul(mT(L), gL) - matmul(triu(gU), mT(U)), -1);
+    gA = tri_solve(mT(U.narrow(-1, 0, k)), gA, false, false);
+    gA = cat({gA + triu(gU.narrow(-1, 0, k)), gU.narrow(-1, k, n - k)}, -1);
+    gA = tri_solve(mT(L), gA, true, true, true);
+  } else {  // P [L1^{-T} triu(gU U^T - L^T tril(gL, -1)) + tril(gL1, -1); gL2] U^{-T}
+    gA = triu(matmul(gU, mT(U)) - matmul(mT(L), tril(gL, -1)));
+    gA = tri_solve(mT(L.narrow(-2, 0, k)), gA, true, true, true);
+    gA = cat({gA + tril(gL.narrow(-2, 0, k), -1), gL.narrow(-2, k, m - k)}, -2);
+    gA = tri_solve(mT(U), gA, false, false);
+  }
+  return matmul(P, gA);
+}
+
+// lu_factor_ex: LU's gradient split into L's (its first k columns) and U's (its first k rows), through
+// lu_backward with P, L and U unpacked from the saved LU and pivots (PyTorch's lu_factor_ex_backward).
+Tensors lu_factor_ex_rule(C c) {
+  const Tensor LU = c.out(0), g = c.g(0);
+  const int64_t k = std::min(LU.size(-2), LU.size(-1));
+  const Tensors plu = dispatch(O::lu_unpack, Args{LU, c.out(1), true, true});
+  return {lu_backward(g.narrow(-1, 0, k), g.narrow(-2, 0, k), plu[0], plu[1], plu[2])};
+}
+
+// matrix_exp: gA = the upper-right block of exp([[A^T, g], [0, A^T]]) (Mathias' chain rule, as PyTorch's).
+Tensors matrix_exp_rule(C c) {
+  const Tensor At = mT(c.in(0));
+  const int64_t n = At.size(-1);
+  const Tensor M = cat({cat({At, c.g()}, -1), cat({zeros_like(At), At}, -1)}, -2);
+  return {call_op(O::linalg_matrix_exp, M).narrow(-2, 0, n).narrow(-1, n, n)};
 }
 
 Tensors cholesky_rule(C c) {
@@ -168,6 +214,8 @@ void add_linalg_solve_rules(std::array<Rule, size_t(op_count)>& t) {
   t[size_t(O::linalg_solve)] = {in_(0) | out_(0), solve_rule};
   t[size_t(O::linalg_solve_triangular)] = {in_(0) | out_(0), solve_triangular_rule};
   t[size_t(O::linalg_eigh)] = {out_(0) | out_(1), eigh_rule};
+  t[size_t(O::linalg_lu_factor_ex)] = {out_(0) | out_(1), lu_factor_ex_rule};
+  t[size_t(O::linalg_matrix_exp)] = {in_(0), matrix_exp_rule};
 }
 
 }  // namespace amps::rt::autograd

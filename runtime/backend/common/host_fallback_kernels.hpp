@@ -1,8 +1,8 @@
 // Kernels that run an op's CPU kernel on the host, for device backends without a kernel of their own: the
 // linear-algebra decompositions and solves (cholesky, inverse, qr, svd, linalg_det/slogdet/solve/solve_triangular/
-// eigh) on CUDA, whose results and errors (a matrix that is not positive-definite, a singular one) are then exactly
-// the CPU's, and the factories whose values come from the host (arange, the random ones: a seed gives the same
-// numbers on every device). Tensor arguments are copied to the host, the results to the device the op runs on; a
+// eigh/lu_factor_ex, linalg_matrix_exp) on CUDA, whose results and errors (a matrix that is not positive-definite,
+// a singular one) are then exactly the CPU's, and the factories whose values come from the host (arange, the random
+// ones: a seed gives the same numbers on every device). Tensor arguments are copied to the host, the results to the device the op runs on; a
 // call that copied a device tensor down counts a host sync (Context::count_host_sync): PyTorch's CUDA linalg
 // synchronizes too, to check the factorization's info.
 #pragma once
@@ -20,7 +20,7 @@ Tensors k_on_host(const ArgReader& a, const KernelContext& kc);
 // The linalg ops registered by register_host_fallback_kernels, every float dtype.
 inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId::qr, OpId::svd, OpId::linalg_det,
                                            OpId::linalg_slogdet, OpId::linalg_solve, OpId::linalg_solve_triangular,
-                                           OpId::linalg_eigh};
+                                           OpId::linalg_eigh, OpId::linalg_lu_factor_ex, OpId::linalg_matrix_exp};
 
 // The ops without a device kernel whose CPU kernel serves every dtype: the running extremes and the binary search.
 inline constexpr OpId kHostFallbackAnyDTypeOps[] = {OpId::cummax, OpId::cummin, OpId::searchsorted};

@@ -13,6 +13,7 @@
 #include "runtime/backend/common/linalg_composites.hpp"
 #include "runtime/backend/common/linalg_norm_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
+#include "runtime/backend/common/lu_composites.hpp"
 #include "runtime/backend/common/math_composites.hpp"
 #include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
@@ -339,6 +340,13 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::linalg_pinv, linalg_pinv_math, all},
       {O::linalg_lstsq, linalg_lstsq_math, all},
       {O::linalg_cross, linalg_cross_math, all},
+      {O::linalg_lu_factor, linalg_lu_factor_math, all},
+      {O::linalg_lu, linalg_lu_math, all},
+      {O::lu_unpack, lu_unpack_math, all},
+      {O::linalg_lu_solve, linalg_lu_solve_math, all},
+      {O::lu_solve, lu_solve_math, all},
+      {O::_lu_with_info, lu_with_info_math, all},
+      {O::matrix_exp, matrix_exp_math, all},
       // shape, indexing and statistics (shape_composites.hpp)
       {O::atleast_1d, atleast_math<1>, all},
       {O::atleast_2d, atleast_math<2>, all},

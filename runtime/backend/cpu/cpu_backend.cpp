@@ -51,6 +51,7 @@ class CpuBackend final : public Backend {
     register_loss_kernels(table_);
     register_linalg_kernels(table_);
     register_linalg_solve_kernels(table_);
+    register_matrix_exp_kernels(table_);
     register_amp_kernels(table_);
     register_grad_kernels(table_);
     register_gelu_kernels(table_);

@@ -57,7 +57,8 @@ void register_norm_kernels(KernelTable& t);
 void register_channel_norm_kernels(KernelTable& t);
 void register_loss_kernels(KernelTable& t);
 void register_linalg_kernels(KernelTable& t);
-void register_linalg_solve_kernels(KernelTable& t);  // det, slogdet, solve, solve_triangular, eigh
+void register_linalg_solve_kernels(KernelTable& t);  // lu_factor_ex, det, slogdet, solve, solve_triangular, eigh
+void register_matrix_exp_kernels(KernelTable& t);  // linalg_matrix_exp (linalg_matrix_exp.cpp)
 void register_amp_kernels(KernelTable& t);
 void register_grad_kernels(KernelTable& t);  // autograd helper ops (grad_kernels.cpp)
 void register_gelu_kernels(KernelTable& t);  // gelu and gelu_backward (gelu_kernels.cpp)

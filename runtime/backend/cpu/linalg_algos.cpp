@@ -18,7 +18,7 @@ template <typename T, typename U> double dot(const T* x, const U* y, int64_t n) 
   return s;
 }
 
-// Row k of the n x n row-major matrix [a] swapped with row p.
+// Row k of the row-major matrix [a] (n columns) swapped with row p.
 template <typename T> void swap_rows(T* a, int64_t n, int64_t k, int64_t p) {
   if (k != p) std::swap_ranges(a + k * n, a + (k + 1) * n, a + p * n);
 }
@@ -183,20 +183,21 @@ template <typename T> int64_t cholesky_lower(const T* a, T* l, int64_t n) {
   return 0;
 }
 
-template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t n) {
+template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t m, int64_t n, int32_t* ipiv) {
   int64_t info = 0;
-  std::iota(perm, perm + n, int64_t(0));
-  for (int64_t k = 0; k < n; ++k) {
+  std::iota(perm, perm + m, int64_t(0));
+  for (int64_t k = 0; k < std::min(m, n); ++k) {
     int64_t p = k;
-    for (int64_t i = k + 1; i < n; ++i)
+    for (int64_t i = k + 1; i < m; ++i)
       if (std::fabs(double(lu[i * n + k])) > std::fabs(double(lu[p * n + k]))) p = i;
+    if (ipiv) ipiv[k] = int32_t(p + 1);
     if (lu[p * n + k] == T(0)) {
       if (info == 0) info = k + 1;
       continue;
     }
     swap_rows(lu, n, k, p);
     std::swap(perm[k], perm[p]);
-    for (int64_t i = k + 1; i < n; ++i) {
+    for (int64_t i = k + 1; i < m; ++i) {
       const T l = lu[i * n + k] /= lu[k * n + k];
       for (int64_t j = k + 1; j < n; ++j) lu[i * n + j] -= l * lu[k * n + j];
     }
@@ -304,7 +305,7 @@ template <typename T> bool jacobi_eigh(const T* a, T* w, T* v, int64_t n) {
 #define AMPS_LINALG_INSTANTIATE(T)                                                                    \
   template int64_t cholesky_lower<T>(const T*, T*, int64_t);                                          \
   template int64_t lu_inverse<T>(const T*, T*, int64_t);                                              \
-  template int64_t lu_factor<T>(T*, int64_t*, int64_t);                                               \
+  template int64_t lu_factor<T>(T*, int64_t*, int64_t, int64_t, int32_t*);                            \
   template void lu_solve<T>(const T*, const int64_t*, T*, int64_t, int64_t);                          \
   template void triangular_solve<T>(const T*, T*, int64_t, int64_t, bool, bool);                      \
   template bool jacobi_eigh<T>(const T*, T*, T*, int64_t);                                            \

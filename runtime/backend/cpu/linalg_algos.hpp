@@ -14,10 +14,13 @@ template <typename T> int64_t cholesky_lower(const T* a, T* l, int64_t n);
 // of the first exactly-zero pivot of U (LAPACK getrf's info), in which case [inv] is unspecified.
 template <typename T> int64_t lu_inverse(const T* a, T* inv, int64_t n);
 
-// In-place LU with partial pivoting of the n x n matrix [lu] (LAPACK getrf): L (unit diagonal) below the diagonal,
-// U on and above it; row k of P A is row perm[k] of A. Returns 0, or the 1-based index of the first exactly-zero
-// pivot (that column is skipped, so U is still upper triangular with a zero there).
-template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t n);
+// In-place LU with partial pivoting of the m x n matrix [lu] (LAPACK getrf): L (unit diagonal) below the diagonal,
+// U on and above it; row k of P A is row perm[k] of A ([perm] has m entries). When [ipiv] is given, ipiv[k] for
+// k < min(m, n) is getrf's 1-based pivot: the row swapped with row k at step k. Returns 0, or the 1-based index of
+// the first exactly-zero pivot (that column is skipped, so U is still upper triangular with a zero there).
+template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t m, int64_t n, int32_t* ipiv = nullptr);
+// lu_factor of the n x n matrix [lu].
+template <typename T> int64_t lu_factor(T* lu, int64_t* perm, int64_t n) { return lu_factor(lu, perm, n, n); }
 // +1 or -1: the sign of the permutation [perm] of 0..n-1 (det P of lu_factor's P).
 int permutation_sign(const int64_t* perm, int64_t n);
 // Solves A X = B in place for the n x k matrix [b], given lu_factor's [lu] and [perm] of A (U nonsingular).

@@ -80,4 +80,11 @@ template <typename F> void check_infos(const std::vector<int64_t>& info, bool ba
   }
 }
 
+// PyTorch's error for getrf's info [i] > 0 where a factorization must be usable by lu_solve.
+inline std::string lu_zero_pivot_message(int64_t i) {
+  return fmt::format("U[{},{}] is zero and using it on lu_solve would result in a division by zero. If you still want "
+                     "to perform the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, "
+                     "pivot)", i, i);
+}
+
 }  // namespace amps::rt::cpu

@@ -1,8 +1,10 @@
-// CPU kernels of the LU family and its relatives: linalg_det, linalg_slogdet, linalg_solve and
+// CPU kernels of the LU family and its relatives: linalg_lu_factor_ex, linalg_det, linalg_slogdet, linalg_solve and
 // linalg_solve_triangular (batch dims broadcast, as PyTorch's), and linalg_eigh; float32 and float64 only, as
 // PyTorch's CPU LAPACK, with its argument checks and messages.
+#include <algorithm>
 #include <cmath>
 
+#include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/cpu/linalg_algos.hpp"
 #include "runtime/backend/cpu/linalg_batch.hpp"
 
@@ -67,6 +69,44 @@ Tensors k_linalg_slogdet(const ArgReader& a, const KernelContext& kc) {
     });
   });
   return {cast(sign, x.dtype()), cast(logabs, x.dtype())};
+}
+
+// getrf of every matrix of [m] in place in [lu] (a copy of m's data), 1-based pivots into [piv]; the infos.
+std::vector<int64_t> lu_factor_batch(const Mats& m, Tensor& lu, Tensor& piv) {
+  const int64_t k = std::min(m.m, m.n);
+  std::vector<int64_t> infos(size_t(m.batch));
+  with_compute_type(m.data.dtype(), [&](auto z) {
+    using T = decltype(z);
+    T* o = lu.data<T>();
+    int32_t* p = piv.data<int32_t>();
+    for_batch(m, [&](int64_t b) {
+      std::vector<int64_t> perm(size_t(m.m));
+      infos[size_t(b)] = linalg::lu_factor(o + b * m.m * m.n, perm.data(), m.m, m.n, p + b * k);
+    });
+  });
+  return infos;
+}
+
+// linalg_lu_factor_ex(A, pivot, check_errors): getrf of each m x n matrix: LU packed, pivots [..., min(m, n)] and
+// info [...] as int32. Only partial pivoting exists on the CPU, as PyTorch's.
+Tensors k_linalg_lu_factor_ex(const ArgReader& a, const KernelContext& kc) {
+  const Tensor x = a.tensor(0);
+  AMPS_CHECK(x.dim() >= 2, "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: {} instead",
+             common::list_shape(x.sizes()));
+  AMPS_CHECK(x.dtype() == DType::float32 || x.dtype() == DType::float64, "\"lu_cpu\" not implemented for '{}'",
+             common::torch_type_name(x.dtype()));
+  AMPS_CHECK(a.boolean(1), "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  Mats m = as_mats(x, "linalg.lu_factor");
+  Tensor lu = Tensor::empty(m.data.sizes(), m.data.dtype(), kc.device);  // a copy: as_mats may alias A
+  copy_into(lu, m.data);
+  Dims ps = m.lead;
+  ps.push_back(std::min(m.m, m.n));
+  Tensor piv = Tensor::empty(ps, DType::int32, kc.device), info = Tensor::empty(m.lead, DType::int32, kc.device);
+  const std::vector<int64_t> infos = lu_factor_batch(m, lu, piv);
+  int32_t* io = info.numel() ? info.data<int32_t>() : nullptr;
+  for (size_t b = 0; b < infos.size(); ++b) io[b] = int32_t(infos[b]);
+  if (a.boolean(2)) check_infos(infos, x.dim() > 2, "torch.linalg.lu_factor_ex", lu_zero_pivot_message);
+  return {lu, piv, info};
 }
 
 // B is a batch of vectors when it is 1-D or has A's shape without its last dim (PyTorch's
@@ -192,6 +232,7 @@ Tensors k_linalg_eigh(const ArgReader& a, const KernelContext& kc) {
 }  // namespace
 
 void register_linalg_solve_kernels(KernelTable& t) {
+  t.add(OpId::linalg_lu_factor_ex, k_linalg_lu_factor_ex, kAllDTypes);
   t.add(OpId::linalg_det, k_linalg_det, kAllDTypes);
   t.add(OpId::linalg_slogdet, k_linalg_slogdet, kAllDTypes);
   t.add(OpId::linalg_solve, k_linalg_solve, kAllDTypes);

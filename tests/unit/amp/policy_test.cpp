@@ -77,20 +77,25 @@ TEST(AmpPolicyTable, CpuHasOnlyLowerFp32AndPromote) {
   }
 }
 
-// AutocastCPU's fp32 list names the decompositions, solves and most linalg_* ops; det, slogdet, solve_triangular,
-// pinv, matrix_power and the norms are on no list; linalg_vecdot is lower precision.
+// AutocastCPU's fp32 list names the decompositions, solves and most linalg_* ops (lu_solve and torch.lu's
+// _lu_with_info among them); det, slogdet, solve_triangular, pinv, matrix_power, the norms, the linalg LU ops and
+// matrix_exp are on no list; linalg_vecdot is lower precision.
 TEST(AmpPolicyTable, CpuRunsTheLinalgListInFp32) {
   for (const char* op : {"cholesky", "inverse", "qr", "svd", "cholesky_solve", "cholesky_inverse", "triangular_solve",
                          "pinverse", "linalg_solve", "linalg_eigh", "linalg_eigvalsh", "linalg_qr", "linalg_svd",
-                         "linalg_svdvals", "linalg_matrix_rank", "linalg_lstsq"})
+                         "linalg_svdvals", "linalg_matrix_rank", "linalg_lstsq", "lu_solve", "_lu_with_info"})
     EXPECT_EQ(policy_for(DeviceType::cpu, *rt::op_from_id_name(op)), Policy::fp32) << op;
   for (const char* op : {"det", "logdet", "slogdet", "linalg_det", "linalg_slogdet", "linalg_solve_triangular",
                          "linalg_pinv", "matrix_power", "linalg_norm", "linalg_vector_norm", "linalg_matrix_norm",
-                         "linalg_cross", "tensordot", "chain_matmul", "linalg_multi_dot"})
+                         "linalg_cross", "tensordot", "chain_matmul", "linalg_multi_dot", "linalg_lu_factor",
+                         "linalg_lu_factor_ex", "linalg_lu", "linalg_lu_solve", "lu_unpack", "linalg_matrix_exp",
+                         "matrix_exp"})
     EXPECT_EQ(policy_for(DeviceType::cpu, *rt::op_from_id_name(op)), Policy::none) << op;
   EXPECT_EQ(policy_for(DeviceType::cpu, OpId::linalg_vecdot), Policy::lower_precision_fp);
   EXPECT_EQ(policy_for(DeviceType::xla, OpId::linalg_svd), Policy::fp32);
   EXPECT_EQ(policy_for(DeviceType::xla, OpId::linalg_solve), Policy::none);
+  EXPECT_EQ(policy_for(DeviceType::xla, OpId::lu_solve), Policy::none);  // "not lowered" on PyTorch/XLA
+  EXPECT_EQ(policy_for(DeviceType::cuda, OpId::lu_solve), Policy::none);
 }
 
 TEST(AmpPolicyTable, XlaIsTheTpuList) {

@@ -329,5 +329,27 @@ TEST_F(Cuda, LinalgSolvesEighAndCompositesMatchTheCpu) {
                                  "RuntimeError", "torch.linalg.solve: The solver failed because the input matrix is singular."));
 }
 
+// The LU family (linalg_lu_factor_ex and linalg_matrix_exp as host kernels, the unpacking and solves as composites on
+// the device) and PyTorch's zero-pivot error.
+TEST_F(Cuda, LuFamilyAndMatrixExpMatchTheCpu) {
+  for (DType dt : {DType::float32, DType::float64}) {
+    const Tensor a = input({2, 4, 4}, dt, 0.3), wide = input({3, 5}, dt, 0.7), b = input({2, 4, 3}, dt, 0.9);
+    for (const Tensor& x : {a, wide, wide.transpose(-2, -1)})
+      for (OpId op : {OpId::linalg_lu_factor_ex, OpId::linalg_lu, OpId::_lu_with_info})
+        EXPECT_TRUE(same_on_cuda(op, {x}, 20)) << op_name(op);
+    for (OpId op : {OpId::linalg_matrix_exp, OpId::matrix_exp}) {
+      EXPECT_TRUE(same_on_cuda(op, {a}, 40)) << op_name(op);
+      EXPECT_TRUE(same_on_cuda(op, {mul(a, wrap_number(Scalar(0.01)))}, 40)) << op_name(op);
+    }
+    const Tensors f = dispatch(OpId::linalg_lu_factor, {a});
+    EXPECT_TRUE(same_on_cuda(OpId::lu_unpack, {f[0], f[1]}));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_lu_solve, {f[0], f[1], b}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::linalg_lu_solve, {f[0], f[1], b.transpose(-2, -1), false, true}, 20));
+    EXPECT_TRUE(same_on_cuda(OpId::lu_solve, {b, f[0], f[1]}, 20));
+  }
+  EXPECT_TRUE(test::throws_error([] { dispatch(OpId::linalg_lu_factor, {zeros({2, 2}).to(kCuda)}); }, "RuntimeError",
+                                 "torch.linalg.lu_factor: U[1,1] is zero"));
+}
+
 }  // namespace
 }  // namespace amps::rt

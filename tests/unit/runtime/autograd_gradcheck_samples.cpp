@@ -47,6 +47,19 @@ Tensors svd_projector(Args& a) {
 Tensor dominant(Rand& r, const Dims& shape) { return r.uniform(shape) + eye(shape.back(), std::nullopt, DType::float64) * 4.0; }
 Tensor symmetric(const Tensor& a) { return (a + mT(a)) * 0.5; }
 
+// [..., m, n] with a clear partial-pivoting order that swaps rows: 4 on the diagonal plus noise, the rows reversed
+// (so finite differences never change the pivots).
+Tensor pivoted(Rand& r, const Dims& shape) {
+  const int64_t m = shape[shape.size() - 2], n = shape.back();
+  std::vector<double> rev(size_t(m * m), 0.0);
+  for (int64_t i = 0; i < m; ++i) rev[size_t(i * m + m - 1 - i)] = 1;
+  return matmul(Tensor::from_doubles(rev, {m, m}, DType::float64), eye(m, n, DType::float64) * 4.0 + r.uniform(shape));
+}
+// getrf-style 1-based int32 pivots.
+Tensor pivots(const std::vector<double>& p, const Dims& shape) {
+  return Tensor::from_doubles(p, shape, DType::float64).to(DType::int32);
+}
+
 // Functions of linalg.eigh's (L, V) of the symmetrized input that no eigenvector sign convention changes.
 Tensors eigh_invariants(Args& a) {
   Tensors lv = dispatch(O::linalg_eigh, Args{symmetric(a[0].tensor()), a[1]});
@@ -460,6 +473,33 @@ std::vector<Sample> samples() {
       {"linalg_solve_triangular_right_unit", O::linalg_solve_triangular, [=](Rand& r) {
          return Args{dominant(r, {3, 3}), T(r, {2, 3}), false, false, true};
        }},
+      {"linalg_lu_factor_ex", O::linalg_lu_factor_ex, [=](Rand& r) { return Args{pivoted(r, {2, 3, 3})}; }},
+      {"linalg_lu_factor_ex_wide", O::linalg_lu_factor_ex, [=](Rand& r) { return Args{pivoted(r, {3, 5})}; }},
+      {"linalg_lu_factor_tall", O::linalg_lu_factor, [=](Rand& r) { return Args{pivoted(r, {2, 4, 2})}; }},
+      {"linalg_lu", O::linalg_lu, [=](Rand& r) { return Args{pivoted(r, {2, 3, 3})}; }},
+      {"linalg_lu_wide", O::linalg_lu, [=](Rand& r) { return Args{pivoted(r, {2, 4})}; }},
+      {"linalg_lu_tall", O::linalg_lu, [=](Rand& r) { return Args{pivoted(r, {4, 3})}; }},
+      {"_lu_with_info", O::_lu_with_info, [=](Rand& r) { return Args{pivoted(r, {3, 3})}; }},
+      {"lu_unpack", O::lu_unpack, [=](Rand& r) { return Args{T(r, {2, 3, 4}), pivots({2, 3, 3, 3, 2, 3}, {2, 3})}; }},
+      {"lu_unpack_tall", O::lu_unpack, [=](Rand& r) { return Args{T(r, {4, 2}), pivots({4, 3}, {2})}; }},
+      {"linalg_lu_solve", O::linalg_lu_solve, [=](Rand& r) {
+         return Args{dominant(r, {2, 3, 3}), pivots({3, 2, 3, 2, 2, 3}, {2, 3}), T(r, {3, 2})};
+       }},
+      {"linalg_lu_solve_adjoint", O::linalg_lu_solve, [=](Rand& r) {
+         return Args{dominant(r, {3, 3}), pivots({3, 3, 3}, {3}), T(r, {2, 3, 2}), true, true};
+       }},
+      {"linalg_lu_solve_right", O::linalg_lu_solve, [=](Rand& r) {
+         return Args{dominant(r, {3, 3}), pivots({2, 3, 3}, {3}), T(r, {2, 3}), false};
+       }},
+      {"linalg_lu_solve_right_adjoint", O::linalg_lu_solve, [=](Rand& r) {
+         return Args{dominant(r, {3, 3}), pivots({3, 2, 3}, {3}), T(r, {2, 3}), false, true};
+       }},
+      {"lu_solve", O::lu_solve, [=](Rand& r) {
+         return Args{T(r, {3, 2}), dominant(r, {3, 3}), pivots({2, 2, 3}, {3})};
+       }},
+      {"linalg_matrix_exp", O::linalg_matrix_exp, [=](Rand& r) { return Args{T(r, {2, 3, 3})}; }},
+      {"linalg_matrix_exp_scaled", O::linalg_matrix_exp, [=](Rand& r) { return Args{r.uniform({3, 3}, 1.0, 2.0)}; }},
+      {"matrix_exp", O::matrix_exp, [=](Rand& r) { return Args{r.uniform({2, 2}, -0.1, 0.1)}; }},
       {"linalg_eigh", O::linalg_eigh, [=](Rand& r) { return Args{distinct_sv(r, {2, 3, 3}), "L"}; }, {}, eigh_invariants},
       {"linalg_eigh_upper", O::linalg_eigh, [=](Rand& r) { return Args{distinct_sv(r, {4, 4}), "U"}; }, {}, eigh_invariants},
       {"linalg_eigvalsh", O::linalg_eigvalsh, [=](Rand& r) { return Args{distinct_sv(r, {3, 3}), "L"}; }, {},

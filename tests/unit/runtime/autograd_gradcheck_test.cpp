@@ -217,7 +217,8 @@ const std::set<std::string> kSecondOrder = {
     "normalize", "lstm_cell", "gru_cell", "max_pool3d", "avg_pool3d", "adaptive_max_pool2d", "max_unpool2d",
     // linear algebra rules are compositions of differentiable ops too
     "inverse", "cholesky", "qr", "qr_wide", "svd", "svd_wide", "svd_values", "det", "slogdet", "linalg_solve",
-    "linalg_solve_triangular", "linalg_eigh",
+    "linalg_solve_triangular", "linalg_eigh", "linalg_lu", "linalg_lu_factor_ex_wide", "linalg_lu_tall",
+    "linalg_lu_solve_adjoint", "linalg_matrix_exp",
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
     "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap", "threshold_backward",
     "gelu_tanh", "gelu_backward", "gelu_backward_tanh",

@@ -286,6 +286,19 @@ void loss_family() {
   run(OpId::cosine_similarity, {X({3}), X({3}, DType::float32, 1.0), int64_t(0)});
 }
 
+// The LU factorizations, their unpacking and solves (the pivots int32 on the device too) and matrix_exp.
+void lu_family(const Tensor& a, const Tensor& b) {
+  for (OpId op : {OpId::linalg_lu_factor_ex, OpId::linalg_lu_factor, OpId::linalg_lu, OpId::_lu_with_info,
+                  OpId::linalg_matrix_exp, OpId::matrix_exp})
+    run(op, {a});
+  run(OpId::linalg_lu, {b});
+  const Tensor piv = Xv({2, 2}, {2}, DType::int32);
+  run(OpId::lu_unpack, {a, piv});
+  run(OpId::linalg_lu_solve, {a, piv, b});
+  run(OpId::linalg_lu_solve, {a, piv, X({3, 2}), false, true});
+  run(OpId::lu_solve, {b, a, piv});
+}
+
 // The LU family, the solves, eigh and the torch.linalg composites, on the 2 x 2 positive-definite [a].
 void linalg_solve_family(const Tensor& a) {
   for (OpId op : {OpId::det, OpId::logdet, OpId::slogdet, OpId::linalg_det, OpId::linalg_slogdet, OpId::linalg_svdvals,
@@ -309,6 +322,7 @@ void linalg_solve_family(const Tensor& a) {
   run(OpId::linalg_multi_dot, {std::vector<Tensor>{X({2}), a, b}});
   run(OpId::linalg_vecdot, {b, b});
   run(OpId::linalg_cross, {b, X({2, 3}, DType::float32, 1.0)});
+  lu_family(a, b);
 }
 
 void linalg_family() {
