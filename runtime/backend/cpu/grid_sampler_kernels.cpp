@@ -261,53 +261,75 @@ template <typename T, int K> std::array<Val<T>, K> grid_point(const T* grid, int
 
 // ---- forward ----
 
+// The sampled output's shape: [N, C, the grid's K spatial dims].
+template <int K> Dims output_shape(const SamplerArgs& s) {
+  Dims shape{s.input.size(0), s.input.size(1)};
+  for (int d = 1; d <= K; ++d) shape.push_back(s.grid.size(d));
+  return shape;
+}
+
+// The source coordinates of grid point [g] (the padding applied).
+template <typename C, int K> std::array<C, K> sources_of(const std::array<Axis<C>, K>& ax, const std::array<C, K>& g) {
+  std::array<C, K> at{};
+  for (int a = 0; a < K; ++a) {
+    C unused;
+    at[size_t(a)] = ax[size_t(a)].source(g[size_t(a)], unused);
+  }
+  return at;
+}
+
+// One output point of every channel: [src] the batch's input, [dst] its output at the point (channel stride
+// v.points). Bicubic: each row of 4 x taps blended along x, the 4 rows along y (PyTorch's order).
+template <typename T> void bicubic_point(const Bicubic<Val<T>>& bc, const Volume<2>& v, const T* src, T* dst) {
+  using C = Val<T>;
+  for (int64_t c = 0; c < v.C; ++c, src += v.plane) {
+    C acc = 0;
+    for (int j = 0; j < 4; ++j) {
+      C row = 0;
+      for (int i = 0; i < 4; ++i) {
+        const int64_t off = bc.offset[size_t(j)][size_t(i)];
+        row += bc.wx[size_t(i)] * (off < 0 ? C(0) : C(src[off]));
+      }
+      acc += bc.wy[size_t(j)] * row;
+    }
+    dst[c * v.points] = T(acc);
+  }
+}
+
+// Bilinear/trilinear: the in-bound corners' values times their weights, summed in corner order.
+template <typename T, int K> void linear_point(const Corners<Val<T>, K>& cr, const Volume<K>& v, const T* src,
+                                               T* dst) {
+  using C = Val<T>;
+  for (int64_t c = 0; c < v.C; ++c, src += v.plane) {
+    C acc = 0;
+    for (int k = 0; k < cr.n; ++k)
+      if (cr.offset[size_t(k)] >= 0) acc += C(src[cr.offset[size_t(k)]]) * cr.weight[size_t(k)];
+    dst[c * v.points] = T(acc);
+  }
+}
+
 // Writes out[n, :, p] for output points [b, e) of the flattened (batch, point) range.
 template <typename T, int K> void forward_points(const SamplerArgs& s, const Volume<K>& v, T* out, int64_t b,
                                                  int64_t e) {
   using C = Val<T>;
   const std::array<Axis<C>, K> ax = axes_of<C>(s, v);
-  const T* in = s.input.data<T>();
-  const T* grid = s.grid.data<T>();
   for (int64_t q = b; q < e; ++q) {
     const int64_t n = q / v.points, p = q % v.points;
-    const std::array<C, K> g = grid_point<T, K>(grid, n, p, v.points);
-    const T* src = in + n * v.C * v.plane;
+    const std::array<C, K> g = grid_point<T, K>(s.grid.data<T>(), n, p, v.points);
+    const T* src = s.input.data<T>() + n * v.C * v.plane;
     T* dst = out + n * v.C * v.points + p;
-    if constexpr (K == 2) {
+    if constexpr (K == 2)
       if (s.mode == Interp::bicubic) {
-        const Bicubic<C> bc = bicubic_of(ax, v, g[0], g[1]);
-        for (int64_t c = 0; c < v.C; ++c, src += v.plane) {
-          C acc = 0;
-          for (int j = 0; j < 4; ++j) {
-            C row = 0;
-            for (int i = 0; i < 4; ++i) {
-              const int64_t off = bc.offset[size_t(j)][size_t(i)];
-              row += bc.wx[size_t(i)] * (off < 0 ? C(0) : C(src[off]));
-            }
-            acc += bc.wy[size_t(j)] * row;
-          }
-          dst[c * v.points] = T(acc);
-        }
+        bicubic_point<T>(bicubic_of(ax, v, g[0], g[1]), v, src, dst);
         continue;
       }
-    }
-    std::array<C, K> src_at{};
-    for (int a = 0; a < K; ++a) {
-      C unused;
-      src_at[size_t(a)] = ax[size_t(a)].source(g[size_t(a)], unused);
-    }
-    if (s.mode == Interp::nearest) {
-      const int64_t off = nearest_of<C, K>(v, src_at);
-      for (int64_t c = 0; c < v.C; ++c) dst[c * v.points] = off < 0 ? T(0) : src[c * v.plane + off];
+    const std::array<C, K> at = sources_of<C, K>(ax, g);
+    if (s.mode == Interp::bilinear) {
+      linear_point<T, K>(corners_of<C, K>(v, at), v, src, dst);
       continue;
     }
-    const Corners<C, K> cr = corners_of<C, K>(v, src_at);
-    for (int64_t c = 0; c < v.C; ++c, src += v.plane) {
-      C acc = 0;
-      for (int k = 0; k < cr.n; ++k)
-        if (cr.offset[size_t(k)] >= 0) acc += C(src[cr.offset[size_t(k)]]) * cr.weight[size_t(k)];
-      dst[c * v.points] = T(acc);
-    }
+    const int64_t off = nearest_of<C, K>(v, at);
+    for (int64_t c = 0; c < v.C; ++c) dst[c * v.points] = off < 0 ? T(0) : src[c * v.plane + off];
   }
 }
 
@@ -316,9 +338,7 @@ template <typename T, int K> void forward_points(const SamplerArgs& s, const Vol
 template <int K> Tensors k_grid_sampler(const ArgReader& a, const KernelContext& kc) {
   const SamplerArgs s = sampler_args(a, 0, K);
   const Volume<K> v = volume_of<K>(s);
-  Dims shape{v.N, v.C};
-  for (int d = 1; d <= K; ++d) shape.push_back(s.grid.size(d));
-  Tensor out = Tensor::empty(shape, s.input.dtype(), kc.device);
+  Tensor out = Tensor::empty(output_shape<K>(s), s.input.dtype(), kc.device);
   if (out.numel() == 0) return {out};
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(v.C << K, 1));
   AMPS_DISPATCH_FLOAT(s.input.dtype(), "grid_sampler", T, [&] {
@@ -396,37 +416,43 @@ template <typename T, int K> void point_backward(const SamplerArgs& s, const Vol
   for (int a = 0; a < K; ++a) out[a] = T(mult[size_t(a)] * acc[size_t(a)]);
 }
 
+// Every point's gradients for batches [b, e).
+template <typename T, int K> void backward_batches(const SamplerArgs& s, const Volume<K>& v, const Grads<T>& gr,
+                                                   int64_t b, int64_t e) {
+  const std::array<Axis<Val<T>>, K> ax = axes_of<Val<T>>(s, v);
+  for (int64_t n = b; n < e; ++n)
+    for (int64_t p = 0; p < v.points; ++p) {
+      if constexpr (K == 2)
+        if (s.mode == Interp::bicubic) {
+          bicubic_backward<T>(s, v, gr, n, p, ax);
+          continue;
+        }
+      point_backward<T, K>(s, v, gr, n, p, ax);
+    }
+}
+
+Tensor zeroed(const Dims& sizes, DType dt, Device dev) {
+  Tensor t = Tensor::empty(sizes, dt, dev);
+  if (t.numel()) fill(t, Scalar(0.0));
+  return t;
+}
+
 // grid_sampler_{2,3}d_backward(grad_output, input, grid, interpolation_mode, padding_mode, align_corners,
 // input_grad): (grad_input or undefined, grad_grid). Parallel over the batch, as PyTorch's: the points of one batch
 // scatter into the same grad_input slice.
 template <int K> Tensors k_grid_sampler_backward(const ArgReader& a, const KernelContext& kc) {
   const SamplerArgs s = sampler_args(a, 1, K);
   const Volume<K> v = volume_of<K>(s);
-  const DType dt = s.input.dtype(), acc_dt = dt == DType::float64 ? dt : DType::float32;
-  Tensor gout = contiguous(cast(a.tensor(0), dt));
-  Dims out_shape{v.N, v.C};
-  for (int d = 1; d <= K; ++d) out_shape.push_back(s.grid.size(d));
-  AMPS_CHECK(gout.sizes() == out_shape, "grid_sampler backward: grad_output of sizes {} for an output of sizes {}",
-             common::list_shape(gout.sizes()), common::list_shape(out_shape));
-  Tensor gin = a.boolean(6) ? Tensor::empty(s.input.sizes(), acc_dt, kc.device) : Tensor();
-  if (gin.defined()) fill(gin, Scalar(0.0));
-  Tensor ggrid = Tensor::empty(s.grid.sizes(), dt, kc.device);
-  if (ggrid.numel()) fill(ggrid, Scalar(0.0));
+  const DType dt = s.input.dtype();
+  const Tensor gout = contiguous(cast(a.tensor(0), dt));
+  AMPS_CHECK(gout.sizes() == output_shape<K>(s), "grid_sampler backward: grad_output of sizes {} for an output of "
+             "sizes {}", common::list_shape(gout.sizes()), common::list_shape(output_shape<K>(s)));
+  Tensor gin = a.boolean(6) ? zeroed(s.input.sizes(), dt == DType::float64 ? dt : DType::float32, kc.device) : Tensor();
+  Tensor ggrid = zeroed(s.grid.sizes(), dt, kc.device);
   AMPS_DISPATCH_FLOAT(dt, "grid_sampler_backward", T, [&] {
     const Grads<T> gr{gin.defined() ? gin.data<Val<T>>() : nullptr, ggrid.data<T>(), gout.data<T>()};
-    const std::array<Axis<Val<T>>, K> ax = axes_of<Val<T>>(s, v);
-    parallel_for(v.N, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(v.points * v.C << K, 1)),
-                 [&](int64_t b, int64_t e) {
-      for (int64_t n = b; n < e; ++n)
-        for (int64_t p = 0; p < v.points; ++p) {
-          if constexpr (K == 2)
-            if (s.mode == Interp::bicubic) {
-              bicubic_backward<T>(s, v, gr, n, p, ax);
-              continue;
-            }
-          point_backward<T, K>(s, v, gr, n, p, ax);
-        }
-    });
+    const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(v.points * v.C << K, 1));
+    parallel_for(v.N, grain, [&](int64_t b, int64_t e) { backward_batches<T, K>(s, v, gr, b, e); });
   });
   return {gin.defined() ? cast(gin, dt) : gin, ggrid};
 }

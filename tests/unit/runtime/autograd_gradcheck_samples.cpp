@@ -268,8 +268,10 @@ std::vector<Sample> samples() {
         return Args{T(r, {1, 2, 2, 3, 3}), r.uniform({1, 2, 1, 2, 3}, -1.4, 1.4), int64_t(1), int64_t(1), true}; }},
       {"grid_sampler", O::grid_sampler, [=](Rand& r) {
         return Args{T(r, {1, 2, 3, 4}), r.uniform({1, 2, 3, 2}, -1.4, 1.4), int64_t(0), int64_t(2), false}; }},
-      {"affine_grid_generator", O::affine_grid_generator, [=](Rand& r) { return Args{T(r, {2, 2, 3}), Dims{2, 1, 3, 4}, false}; }},
-      {"affine_grid_generator_3d", O::affine_grid_generator, [=](Rand& r) { return Args{T(r, {1, 3, 4}), Dims{1, 2, 2, 3, 2}, true}; }},
+      {"affine_grid_generator", O::affine_grid_generator, [=](Rand& r) {
+        return Args{T(r, {2, 2, 3}), Dims{2, 1, 3, 4}, false}; }},
+      {"affine_grid_generator_3d", O::affine_grid_generator, [=](Rand& r) {
+        return Args{T(r, {1, 3, 4}), Dims{1, 2, 2, 3, 2}, true}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};
