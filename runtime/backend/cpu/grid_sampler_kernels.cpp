@@ -76,8 +76,8 @@ template <typename C> int64_t index_of(C v) { return v > C(-1e15) && v < C(1e15)
 
 // One grid component's map onto an input axis of [size] elements (GridSampler.h): unnormalized from [-1, 1] (to the
 // corner pixels' centres when align, else to their outer edges), then bounded by the padding (border: clipped;
-// reflection: reflected about the edges, then clipped). The *_grad forms also give d(result)/d(argument): the clip's
-// is 0 on and outside the borders, the reflection's -1 on mirrored stretches.
+// reflection: reflected about the edges, then clipped). Each step also gives d(result)/d(argument) in [g]: the
+// clip's is 0 on and outside the borders, the reflection's -1 on mirrored stretches.
 template <typename C> struct Axis {
   int64_t size = 1;
   Pad pad = Pad::zeros;
