@@ -5,11 +5,10 @@
 
 #include <array>
 #include <cmath>
-#include <limits>
-#include <numeric>
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/autograd/decompose.hpp"
+#include "runtime/autograd/grid_sampler_rules.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
@@ -704,6 +703,7 @@ void nn_rules(Table& t) {
   t[size_t(O::max_pool2d)] = {in_(0), max_pool_rule};
   t[size_t(O::max_pool2d_with_indices)] = {in_(0), max_pool_rule};
   t[size_t(O::max_pool2d_backward)] = {in_(1), max_pool_backward_rule};
+  add_grid_sampler_rules(t);  // grid_sampler_2d, grid_sampler_3d
   t[size_t(O::avg_pool2d)] = {0, [](C c) {
     return Tensors{op(O::avg_pool2d_backward, c.g(), c.sizes(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2),
                       c.a.boolean(4), c.a.boolean(5), c.a.opt_i64(6))}; }};

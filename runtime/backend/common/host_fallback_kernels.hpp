@@ -22,8 +22,11 @@ inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId:
                                            OpId::linalg_slogdet, OpId::linalg_solve, OpId::linalg_solve_triangular,
                                            OpId::linalg_eigh, OpId::linalg_lu_factor_ex, OpId::linalg_matrix_exp};
 
-// The ops without a device kernel whose CPU kernel serves every dtype: the running extremes and the binary search.
-inline constexpr OpId kHostFallbackAnyDTypeOps[] = {OpId::cummax, OpId::cummin, OpId::searchsorted};
+// The ops without a device kernel whose CPU kernel serves every dtype: the running extremes, the binary search and
+// the grid samplers (which raise PyTorch's not-implemented errors for integer inputs themselves).
+inline constexpr OpId kHostFallbackAnyDTypeOps[] = {OpId::cummax, OpId::cummin, OpId::searchsorted,
+                                                   OpId::grid_sampler_2d, OpId::grid_sampler_3d,
+                                                   OpId::grid_sampler_2d_backward, OpId::grid_sampler_3d_backward};
 
 // Registers k_on_host for kHostFallbackOps and kHostFallbackAnyDTypeOps in [t] (a device backend's table). On CPU
 // tensors it reduces to the CPU kernel itself, which is how the tests check the argument and result plumbing

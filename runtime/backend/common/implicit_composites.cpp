@@ -10,6 +10,7 @@
 #include "runtime/backend/common/adaptive_max_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/elementwise_composites.hpp"
+#include "runtime/backend/common/grid_composites.hpp"
 #include "runtime/backend/common/linalg_composites.hpp"
 #include "runtime/backend/common/linalg_norm_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
@@ -290,6 +291,8 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::upsample_linear1d, upsample_op_math<O::upsample_linear1d>, all},
       {O::upsample_bilinear2d, upsample_op_math<O::upsample_bilinear2d>, all},
       {O::upsample_trilinear3d, upsample_op_math<O::upsample_trilinear3d>, all},
+      {O::affine_grid_generator, affine_grid_generator_math, all},
+      {O::grid_sampler, grid_sampler_math, all},
       {O::frac, frac_math, floats},
       {O::clamp_tensor, clamp_tensor_math, all},
       {O::where_condition, where_condition_math, all},

@@ -39,6 +39,7 @@ class CpuBackend final : public Backend {
     register_reduce_kernels(table_);
     register_sort_kernels(table_);
     register_scan_kernels(table_);
+    register_grid_sampler_kernels(table_);
     register_shape_kernels(table_);
     register_index_kernels(table_);
     register_scatter_kernels(table_);

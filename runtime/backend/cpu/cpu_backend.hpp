@@ -46,6 +46,7 @@ void register_unary_kernels(KernelTable& t);
 void register_reduce_kernels(KernelTable& t);
 void register_sort_kernels(KernelTable& t);  // sort, argsort, topk (sort_kernels.cpp)
 void register_scan_kernels(KernelTable& t);  // cummax, cummin, searchsorted (scan_kernels.cpp)
+void register_grid_sampler_kernels(KernelTable& t);  // grid_sampler_2d/3d and backward (grid_sampler_kernels.cpp)
 void register_shape_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
 void register_scatter_kernels(KernelTable& t);  // scatter(_), scatter_add(_) (scatter_kernels.cpp)

@@ -46,7 +46,8 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
                "linalg_matrix_norm_str_ord"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::promote),
-            (V{"atan2", "addcmul", "addcdiv", "scatter_add", "dot", "vdot", "cross", "bilinear", "tensordot"}));
+            (V{"atan2", "addcmul", "addcdiv", "scatter_add", "grid_sampler", "dot", "vdot", "cross", "bilinear",
+               "tensordot"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",
@@ -75,6 +76,22 @@ TEST(AmpPolicyTable, CpuHasOnlyLowerFp32AndPromote) {
     EXPECT_EQ(policy_for(DeviceType::cpu, op), Policy::none) << rt::op_name(op);
     EXPECT_EQ(policy_for(DeviceType::cuda, op), Policy::none) << rt::op_name(op);
   }
+}
+
+// grid_sampler is promote on cuda (PyTorch's shared list; its 2d/3d kernels are on no list there), fp32 on the CPU
+// with grid_sampler_2d/3d; PyTorch/XLA comments them all out and the XPU docs list has none; affine_grid_generator is
+// on no list.
+TEST(AmpPolicyTable, GridSamplersFollowEachDevicesList) {
+  EXPECT_EQ(policy_for(DeviceType::cuda, OpId::grid_sampler), Policy::promote);
+  for (OpId op : {OpId::grid_sampler, OpId::grid_sampler_2d, OpId::grid_sampler_3d}) {
+    EXPECT_EQ(policy_for(DeviceType::cpu, op), Policy::fp32) << rt::op_name(op);
+    EXPECT_EQ(policy_for(DeviceType::xla, op), Policy::none) << rt::op_name(op);
+    EXPECT_EQ(policy_for(DeviceType::xpu, op), Policy::none) << rt::op_name(op);
+  }
+  for (OpId op : {OpId::grid_sampler_2d, OpId::grid_sampler_3d, OpId::grid_sampler_2d_backward,
+                  OpId::grid_sampler_3d_backward})
+    EXPECT_EQ(policy_for(DeviceType::cuda, op), Policy::none) << rt::op_name(op);
+  for (DeviceType d : kDevices) EXPECT_EQ(policy_for(d, OpId::affine_grid_generator), Policy::none);
 }
 
 // AutocastCPU's fp32 list names the decompositions, solves and most linalg_* ops (lu_solve and torch.lu's

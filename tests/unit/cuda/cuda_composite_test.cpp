@@ -351,5 +351,27 @@ TEST_F(Cuda, LuFamilyAndMatrixExpMatchTheCpu) {
                                  "torch.linalg.lu_factor: U[1,1] is zero"));
 }
 
+// The spatial-transformer sampling: affine_grid_generator and grid_sampler (implicit composites) and the grid sampler
+// kernels forward and backward (host fallback), every mode and padding, grid points beyond [-1, 1].
+TEST_F(Cuda, GridSamplersMatchTheCpu) {
+  for (DType dt : kFloats) {
+    const Tensor img = input({2, 3, 5, 4}, dt), vol = input({2, 2, 3, 4, 3}, dt, 0.4);
+    const Tensor grid2 = input({2, 3, 2, 2}, dt, 0.9, 0.1, 1.3), grid3 = input({2, 2, 2, 3, 3}, dt, 1.7, -0.1, 1.2);
+    EXPECT_TRUE(same_on_cuda(OpId::affine_grid_generator, {input({2, 2, 3}, dt, 0.3), Dims{2, 1, 3, 4}, false}, 4));
+    EXPECT_TRUE(same_on_cuda(OpId::affine_grid_generator, {input({2, 3, 4}, dt, 0.3), Dims{2, 1, 2, 3, 2}, true}, 4));
+    for (int64_t mode : {0, 1, 2})
+      for (int64_t pad : {0, 1, 2})
+        for (bool align : {false, true}) {
+          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler, {img, grid2, mode, pad, align}, 8)) << mode << pad << align;
+          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_2d_backward, {input({2, 3, 3, 2}, dt, 2.1), img, grid2, mode, pad,
+                                                                   align, true}, 8)) << mode << pad << align;
+          if (mode == 2) continue;
+          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_3d, {vol, grid3, mode, pad, align}, 8)) << mode << pad << align;
+          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_3d_backward, {input({2, 2, 2, 3, 3}, dt, 2.5), vol, grid3, mode,
+                                                                   pad, align, true}, 8)) << mode << pad << align;
+        }
+  }
+}
+
 }  // namespace
 }  // namespace amps::rt

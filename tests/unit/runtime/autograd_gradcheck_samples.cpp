@@ -262,6 +262,29 @@ std::vector<Sample> samples() {
       {"upsample_linear1d", O::upsample_linear1d, [=](Rand& r) { return Args{T(r, {1, 2, 3}), Dims{5}, true}; }},
       {"upsample_bilinear2d", O::upsample_bilinear2d, [=](Rand& r) { return Args{T(r, {1, 1, 3, 2}), Dims{4, 5}, false}; }},
       {"upsample_trilinear3d", O::upsample_trilinear3d, [=](Rand& r) { return Args{T(r, {1, 1, 2, 2, 2}), Dims{3, 2, 4}, false, 2.0}; }},
+      // grid points spread beyond [-1, 1], so the padding modes' clip and reflect rules are exercised
+      {"grid_sampler_2d_bilinear_zeros", O::grid_sampler_2d, [=](Rand& r) {
+        return Args{T(r, {2, 2, 3, 4}), r.uniform({2, 3, 2, 2}, -1.4, 1.4), int64_t(0), int64_t(0), false}; }},
+      {"grid_sampler_2d_bilinear_border", O::grid_sampler_2d, [=](Rand& r) {
+        return Args{T(r, {1, 2, 3, 4}), r.uniform({1, 3, 2, 2}, -1.4, 1.4), int64_t(0), int64_t(1), true}; }},
+      {"grid_sampler_2d_nearest_reflection", O::grid_sampler_2d, [=](Rand& r) {
+        return Args{T(r, {1, 2, 3, 4}), r.uniform({1, 3, 2, 2}, -2.5, 2.5), int64_t(1), int64_t(2), false}; }},
+      {"grid_sampler_2d_bicubic_reflection", O::grid_sampler_2d, [=](Rand& r) {
+        return Args{T(r, {2, 1, 4, 3}), r.uniform({2, 2, 3, 2}, -2.5, 2.5), int64_t(2), int64_t(2), true}; }},
+      {"grid_sampler_2d_bicubic_border", O::grid_sampler_2d, [=](Rand& r) {
+        return Args{T(r, {1, 2, 4, 5}), r.uniform({1, 2, 2, 2}, -1.4, 1.4), int64_t(2), int64_t(1), false}; }},
+      {"grid_sampler_3d_trilinear_reflection", O::grid_sampler_3d, [=](Rand& r) {
+        return Args{T(r, {1, 2, 2, 3, 3}), r.uniform({1, 2, 2, 2, 3}, -2.5, 2.5), int64_t(0), int64_t(2), false}; }},
+      {"grid_sampler_3d_trilinear_zeros", O::grid_sampler_3d, [=](Rand& r) {
+        return Args{T(r, {2, 1, 3, 2, 3}), r.uniform({2, 1, 2, 2, 3}, -1.4, 1.4), int64_t(0), int64_t(0), true}; }},
+      {"grid_sampler_3d_nearest_border", O::grid_sampler_3d, [=](Rand& r) {
+        return Args{T(r, {1, 2, 2, 3, 3}), r.uniform({1, 2, 1, 2, 3}, -1.4, 1.4), int64_t(1), int64_t(1), true}; }},
+      {"grid_sampler", O::grid_sampler, [=](Rand& r) {
+        return Args{T(r, {1, 2, 3, 4}), r.uniform({1, 2, 3, 2}, -1.4, 1.4), int64_t(0), int64_t(2), false}; }},
+      {"affine_grid_generator", O::affine_grid_generator, [=](Rand& r) {
+        return Args{T(r, {2, 2, 3}), Dims{2, 1, 3, 4}, false}; }},
+      {"affine_grid_generator_3d", O::affine_grid_generator, [=](Rand& r) {
+        return Args{T(r, {1, 3, 4}), Dims{1, 2, 2, 3, 2}, true}; }},
       {"linear", O::linear, [=](Rand& r) { return Args{T(r, {2, 3, 4}), T(r, {5, 4}), T(r, {5})}; }},
       {"conv1d", O::conv1d, [=](Rand& r) {
          return Args{T(r, {2, 4, 7}), T(r, {6, 2, 3}), T(r, {6}), Dims{2}, Dims{1}, Dims{1}, int64_t(2)};

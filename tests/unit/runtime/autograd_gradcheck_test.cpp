@@ -47,6 +47,8 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::bernoulli}, "a random draw: its output does not vary smoothly with the probabilities"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
+    {{O::grid_sampler_2d_backward, O::grid_sampler_3d_backward},
+     "PyTorch 1.13 defines no derivative of the grid samplers' backward kernels (no double backward)"},
     {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},
      "output independent of the input's values"},
     {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::logspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
@@ -285,7 +287,8 @@ TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
     EXPECT_TRUE(sampled.count(id)) << op_id_name(id) << " has no gradcheck sample";
   }
   for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward,
-               O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight, O::gelu_backward})
+               O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight, O::gelu_backward,
+               O::grid_sampler_2d_backward, O::grid_sampler_3d_backward})
     EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);
 }
 

@@ -51,6 +51,7 @@ Tensor X(const Dims& s, DType dt = DType::float32, double phase = 0.0) {
 }
 Tensor Xv(const std::vector<double>& v, const Dims& s, DType dt = DType::float32) { return make(v, s, dt, kXla); }
 void run(OpId op, Args a) { dispatch(op, std::move(a)); }
+Tensor run_one(OpId op, Args a) { return dispatch(op, std::move(a))[0]; }
 
 void elementwise_family() {
   Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0), pos = Xv({1, 2, 3, 4, 5, 6}, {2, 3});
@@ -249,6 +250,14 @@ void conv_pool_family() {
     run(OpId::adaptive_max_pool3d, {vol, Dims{3}});
     run(OpId::max_unpool2d, {X({1, 2, 1, 1}, dt), Xv({0, 3}, {1, 2, 1, 1}, DType::int64), Dims{2, 2}});
     run(OpId::max_unpool3d, {X({1, 2, 1, 1, 1}, dt), Xv({0, 7}, {1, 2, 1, 1, 1}, DType::int64), Dims{2, 2, 2}});
+    // the spatial-transformer sampling: the grid composites and the grid sampler kernels, forward and backward
+    const Tensor grid2 = run_one(OpId::affine_grid_generator, {X({1, 2, 3}, dt, 0.5), Dims{1, 2, 3, 2}, false});
+    const Tensor grid3 = run_one(OpId::affine_grid_generator, {X({1, 3, 4}, dt, 0.5), Dims{1, 2, 2, 2, 3}, true});
+    run(OpId::grid_sampler, {img, grid2, int64_t(2), int64_t(2), false});
+    run(OpId::grid_sampler_2d, {img, grid2, int64_t(0), int64_t(1), true});
+    run(OpId::grid_sampler_3d, {vol, grid3, int64_t(1), int64_t(0), false});
+    run(OpId::grid_sampler_2d_backward, {X({1, 2, 3, 2}, dt), img, grid2, int64_t(0), int64_t(2), false, true});
+    run(OpId::grid_sampler_3d_backward, {X({1, 2, 2, 2, 3}, dt), vol, grid3, int64_t(0), int64_t(0), true, false});
   }
   run(OpId::adaptive_avg_pool2d, {X({1, 2, 4, 4}, DType::bfloat16), Dims{2}});
 }
