@@ -18,6 +18,7 @@ void def_script_module(Vm& vm, const char* name, const amps_reg* natives) {
 
 void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_module");  // Module, Parameter, nn.init (nn re-exports them)
+  def_script_module(vm, "nn_conv");    // Conv1d/2d/3d, ConvTranspose1d/2d (nn re-exports them)
   def_script_module(vm, "nn_rnn");     // the recurrent layers (nn re-exports them)
   def_script_module(vm, "nn_extra");   // PReLU, parameter containers, InstanceNorm, EmbeddingBag, ... (nn re-exports them)
   def_script_module(vm, "nn_extra2");  // RMSNorm, Bilinear, Fold/Unfold, gumbel_softmax, checkpoint (nn re-exports them)
