@@ -6,7 +6,7 @@ from torch import nn
 
 
 def run(bench, model, x, y, steps, warmup):
-    torch.set_num_threads(2)
+    torch.set_num_threads(int(__import__("os").environ.get("OMP_NUM_THREADS", "2")))
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     model, x, y = model.to(dev), x.to(dev), y.to(dev)
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
