@@ -74,16 +74,16 @@ rt::Tensors dispatch_unlocked(Interp& in, rt::OpId op, rt::Args& args) {
   return rt::dispatch(op, args);
 }
 
-Value results(const rt::Schema& s, rt::Tensors&& ts) {
+Value results(const rt::Schema& s, rt::Tensors&& ts, const CallArgs& a) {
   if (s.returns.empty()) return Value();
   if (s.returns.size() == 1 && s.returns[0].type.starts_with("Tensor[]")) {
     std::vector<Value> items;
     for (auto& t : ts) items.push_back(wrap(std::move(t)));
     return make_tuple(std::move(items));
   }
-  if (s.returns.size() == 1) return wrap(std::move(ts.at(0)));
+  if (s.returns.size() == 1) return wrap_result(std::move(ts.at(0)), a);
   std::vector<Value> items;
-  for (auto& t : ts) items.push_back(wrap(std::move(t)));
+  for (auto& t : ts) items.push_back(wrap_result(std::move(t), a));
   Value r = make_tuple(std::move(items));
   if (!s.return_names.empty()) r.as<Tuple>()->field_names = &s.return_names;
   return r;
@@ -91,12 +91,26 @@ Value results(const rt::Schema& s, rt::Tensors&& ts) {
 
 }  // namespace
 
+// PyTorch keeps one Python object per TensorImpl, so a result that is one of the call's tensor arguments (an in-place
+// method, out=, x.contiguous() of a contiguous tensor) comes back as that argument's object. Other results are new.
+Value wrap_result(rt::Tensor t, const CallArgs& a) {
+  auto same = [&](const Value& v) {
+    const rt::Tensor* arg = tensor_of(v);
+    return arg && arg->defined() && arg->impl() == t.impl();
+  };
+  for (const Value& v : a.pos)
+    if (same(v)) return v;
+  for (const auto& [key, v] : a.kw)
+    if (same(v)) return v;
+  return wrap(std::move(t));
+}
+
 Value call_op(Interp& in, rt::OpId op, CallArgs& a) {
   const rt::Schema& s = rt::op_parsed_schema(op);
   rt::Args args;
   std::string why;
   if (!bind(s, a, args, why)) Interp::fail("TypeError", fmt::format("{}() {}", s.name, why), a.span);
-  return results(s, dispatch_unlocked(in, op, args));
+  return results(s, dispatch_unlocked(in, op, args), a);
 }
 
 // An overloaded name (max / max.dim): the first overload whose schema accepts the arguments.
@@ -106,7 +120,7 @@ Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& 
   for (rt::OpId op : ops) {
     const rt::Schema& s = rt::op_parsed_schema(op);
     rt::Args args;
-    if (bind(s, a, args, why)) return results(s, dispatch_unlocked(in, op, args));
+    if (bind(s, a, args, why)) return results(s, dispatch_unlocked(in, op, args), a);
     all += fmt::format("\n  {}: {}", rt::op_schema(op), why);
   }
   Interp::fail("TypeError", fmt::format("{}() received an invalid combination of arguments; the overloads are:{}",

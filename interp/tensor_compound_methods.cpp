@@ -148,7 +148,7 @@ void add_compound_methods(std::unordered_map<Atom, Value>& m) {
   });
   add(m, "type_as", [](Interp&, CallArgs& a) {
     ArgReader r(a, "type_as", {"self", "other"});
-    return wrap(self_of(a).to(to_tensor(r.required(1), a.span).dtype()));
+    return wrap_result(self_of(a).to(to_tensor(r.required(1), a.span).dtype()), a);  // self when the dtype matches
   });
   add(m, "new_zeros", new_like("zeros"));
   add(m, "new_ones", new_like("ones"));

@@ -75,20 +75,20 @@ Value m_to(Interp& in, CallArgs& a) {
   }
   rt::Args args{rt::IValue(t), dtype ? rt::IValue(*dtype) : rt::IValue(), device ? rt::IValue(*device) : rt::IValue(),
                 rt::IValue(false), rt::IValue(copy)};
-  return wrap(rt::dispatch(rt::OpId::to, args)[0]);
+  return wrap_result(rt::dispatch(rt::OpId::to, args)[0], a);  // x itself when nothing changes, as PyTorch's
 }
 
 Native::Fn cast_to(rt::DType dt) {
   return [dt](Interp&, CallArgs& a) {
     rt::Args args{rt::IValue(self_of(a)), rt::IValue(dt)};
-    return wrap(rt::dispatch(rt::OpId::to, args)[0]);
+    return wrap_result(rt::dispatch(rt::OpId::to, args)[0], a);
   };
 }
 
 Native::Fn move_to(rt::Device dev) {
   return [dev](Interp&, CallArgs& a) {
     rt::Args args{rt::IValue(self_of(a)), rt::IValue(), rt::IValue(dev)};
-    return wrap(rt::dispatch(rt::OpId::to, args)[0]);
+    return wrap_result(rt::dispatch(rt::OpId::to, args)[0], a);
   };
 }
 

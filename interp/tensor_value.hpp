@@ -69,6 +69,9 @@ Value from_ivalue(const rt::IValue& v);
 // Runs [op] from script arguments: binds them to the schema (positional, keyword, defaults),
 // dispatches, and wraps the results. Throws AmpsError on bad arguments or runtime errors.
 Value call_op(Interp& in, rt::OpId op, CallArgs& args);
+// A tensor result as a script value: the argument's own object when [t] is one of [a]'s tensors (`x.add_(1) is x`,
+// as PyTorch's one object per tensor), otherwise a new one.
+Value wrap_result(rt::Tensor t, const CallArgs& a);
 // allclose(input, other, rtol=, atol=, equal_nan=) and equal(input, other) as bools: the global functions and the
 // tensor methods (tensor_api.cpp).
 Value b_allclose(Interp& in, CallArgs& a);

@@ -20,6 +20,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_module");  // Module, Parameter, nn.init (nn re-exports them)
   def_script_module(vm, "nn_conv");    // Conv1d/2d/3d, ConvTranspose1d/2d (nn re-exports them)
   def_script_module(vm, "nn_rnn");     // the recurrent layers (nn re-exports them)
+  def_script_module(vm, "nn_interpolate");  // nn.functional.interpolate (per-dim scale_factor, area)
   def_script_module(vm, "nn_extra");   // PReLU, parameter containers, InstanceNorm, EmbeddingBag, ... (nn re-exports them)
   def_script_module(vm, "nn_extra2");  // RMSNorm, Bilinear, Fold/Unfold, gumbel_softmax, checkpoint (nn re-exports them)
   def_script_module(vm, "nn_pool");    // MaxPool3d, AvgPool3d, AdaptiveMaxPool, MaxUnpool, LPPool, ... (nn re-exports them)
