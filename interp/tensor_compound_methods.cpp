@@ -8,6 +8,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/tensor_value.hpp"
+#include "runtime/autograd/autograd.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
@@ -66,8 +67,11 @@ Value m_unbind(Interp&, CallArgs& a) {
   const int64_t dim = rt::wrap_dim(r.int_or(1, 0), t.dim());
   std::vector<Value> parts;
   if (t.size(dim) == 0) return make_tuple(std::move(parts));
-  for (const rt::Tensor& piece : rt::dispatch(rt::OpId::split, rt::Args{t, int64_t(1), dim}))
-    parts.push_back(wrap(piece.squeeze(dim)));
+  for (const rt::Tensor& piece : rt::dispatch(rt::OpId::split, rt::Args{t, int64_t(1), dim})) {
+    rt::Tensor slice = piece.squeeze(dim);
+    rt::autograd::name_result_node(slice, piece, "UnbindBackward0");
+    parts.push_back(wrap(slice));
+  }
   return make_tuple(std::move(parts));
 }
 

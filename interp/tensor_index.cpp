@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "interp/tensor_value.hpp"
+#include "runtime/autograd/autograd.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -285,7 +286,9 @@ void scatter_advanced(const Indexed& ix, const Value& v, const Span& where) {
 Value tensor_index(Interp&, const rt::Tensor& t, const Value& key, const Span& where) {
   Indexed ix = apply_items(t, key_items(key), where);
   if (ix.index.empty()) return wrap(ix.view);
-  return wrap(gather_advanced(ix, where));
+  rt::Tensor out = gather_advanced(ix, where);
+  rt::autograd::name_result_node(out, t, "IndexBackward0");
+  return wrap(out);
 }
 
 void tensor_set_index(Interp&, const rt::Tensor& t, const Value& key, const Value& v, const Span& where) {

@@ -31,6 +31,10 @@ void retain_grad(const Tensor& t);
 void register_hook(const Tensor& t, std::function<Tensor(const Tensor&)> hook);
 // The name of t's grad_fn ("MmBackward0"), empty for leaves.
 std::string grad_fn_name(const Tensor& t);
+// Gives the node behind [result], made from [input] by a composite above the runtime (the interpreter's
+// indexing, unbind), PyTorch's name for that composite; [name] must be static ("IndexBackward0"). Nothing
+// happens when [result] has no node of its own.
+void name_result_node(const Tensor& result, const Tensor& input, std::string_view name);
 
 // Custom functions: makes [outputs] (computed by the caller without recording) the outputs of a node
 // named [name] whose inputs are [inputs]; [backward] maps output gradients (undefined = zero) to one

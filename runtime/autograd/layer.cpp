@@ -1,10 +1,10 @@
 // AutogradLayer: records an OpNode for every differentiable op whose inputs require grad, plus the
 // tensor-level API (retain_grad, hooks, grad_fn names, custom-function nodes).
-#include <array>
-#include <cctype>
+#include <algorithm>
 #include <span>
 
 #include "runtime/autograd/autograd.hpp"
+#include "runtime/autograd/grad_fn_names.hpp"
 #include "runtime/autograd/rules.hpp"
 #include "runtime/autograd/view_inplace.hpp"
 #include "runtime/dispatch.hpp"
@@ -16,25 +16,6 @@
 
 namespace amps::rt::autograd {
 namespace {
-
-// "MmBackward0" for mm, "AddBackward0" for add_ (PyTorch's names; `to` is ToCopyBackward0).
-const std::string& node_name(OpId op) {
-  static const std::array<std::string, size_t(op_count)> names = [] {
-    std::array<std::string, size_t(op_count)> n;
-    for (int i = 0; i < op_count; ++i) {
-      std::string_view base = op_name(OpId(i));
-      if (base == "to") base = "to_copy";
-      bool upper = true;
-      for (char ch : base) {
-        if (ch == '_') upper = true;
-        else n[size_t(i)] += upper ? char(std::toupper(ch)) : ch, upper = false;
-      }
-      n[size_t(i)] += "Backward0";
-    }
-    return n;
-  }();
-  return names[size_t(op)];
-}
 
 bool is_list_op(const Args& args) { return !args.empty() && args[0].kind() == IValue::Kind::tensor_list; }
 
@@ -112,7 +93,15 @@ class OpNode final : public GradNode {
     }
     if (rule.saves & kInputBits) saved_in_.resize(args.size());  // else left empty: nothing to save
   }
-  std::string_view name() const override { return node_name(op_); }
+  std::string_view name() const override { return name_.empty() ? op_name(op_) : name_; }
+  // The PyTorch name of the node (set once the kernel has run: some names depend on its result).
+  void set_name(std::string_view name) { name_ = name; }
+  // What implicit composite [name] shows for its result: the innermost named composite keeps its name.
+  void name_by_composite(std::string_view name) {
+    if (named_by_composite_) return;
+    name_ = name;
+    named_by_composite_ = true;
+  }
 
   Tensors apply(Tensors& grads, const std::vector<bool>& needs) override {
     BackwardCtx c(*this, grads, needs);
@@ -140,6 +129,8 @@ class OpNode final : public GradNode {
   static constexpr uint64_t kInputBits = 0xffffffffu;  // the in_(i) bits of Rule::saves
 
   OpId op_;
+  std::string_view name_;  // static storage (grad_fn_names.cpp)
+  bool named_by_composite_ = false;
   const Rule& rule_;
   Args args_;  // non-tensor arguments; tensors replaced by None
   ArgReader reader_;
@@ -175,6 +166,14 @@ bool BackwardCtx::has(size_t i) const { return i < node_.in_meta.size() && node_
 
 namespace {
 
+// Names the recorded-op node behind [t] for a composite (see OpNode::name_by_composite), unless it is one of
+// the nodes in [before] (an input's history handed back unchanged).
+void name_new_node(const Tensor& t, std::span<const Node* const> before, std::string_view name) {
+  const AutogradMeta* m = t.defined() ? t.autograd_meta() : nullptr;
+  auto* node = m ? dynamic_cast<OpNode*>(m->grad_fn.get()) : nullptr;
+  if (node && std::find(before.begin(), before.end(), node) == before.end()) node->name_by_composite(name);
+}
+
 class AutogradLayer final : public DispatchLayer {
  public:
   std::string_view name() const override { return "autograd"; }
@@ -190,11 +189,25 @@ class AutogradLayer final : public DispatchLayer {
       return outs;
     }
     check_no_out(op, args);
-    if (rule->decompose) return rule->decompose(args);
+    if (rule->decompose) return decompose(op, *rule, args);
     return record(op, *rule, args, next);
   }
 
  private:
+  // Runs [op]'s decomposition (recorded op by op); PyTorch's name for the composite, if it has one, goes to the
+  // nodes behind its results that the decomposition created (not those of inputs returned as they were).
+  static Tensors decompose(OpId op, const Rule& rule, Args& args) {
+    const std::string_view name = composite_node_name(op, args);
+    if (name.empty()) return rule.decompose(args);
+    PoolVector<const Node*> before;
+    for (const IValue& v : args)
+      if (v.is_tensor() && v.tensor().defined() && v.tensor().autograd_meta())
+        before.push_back(v.tensor().autograd_meta()->grad_fn.get());
+    Tensors outs = rule.decompose(args);
+    for (const Tensor& t : outs) name_new_node(t, before, name);
+    return outs;
+  }
+
   Tensors below(OpId op, Args& args, const Next& next) {
     ExcludeLayerGuard self(this);
     return next(op, args);
@@ -209,6 +222,7 @@ class AutogradLayer final : public DispatchLayer {
     if (inplace && (rule.saves & in_(0))) node->saved_in_[0] = SavedTensor(inputs[0]->clone(), false);
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
     Tensors outs = below(op, args, next);
+    node->set_name(recorded_node_name(op, args, outs));
     node->save(args, outs, inplace, node);
     if (inplace && is_view_inplace(*inputs[0])) {
       bind_outputs(node, inputs, outs, inplace);
@@ -271,6 +285,12 @@ void register_hook(const Tensor& t, std::function<Tensor(const Tensor&)> hook) {
   auto node = std::static_pointer_cast<GradNode>(m.grad_fn);
   if (node->pre_hooks.size() <= m.output_nr) node->pre_hooks.resize(m.output_nr + 1);
   node->pre_hooks[m.output_nr].push_back(std::move(hook));
+}
+
+void name_result_node(const Tensor& result, const Tensor& input, std::string_view name) {
+  const AutogradMeta* m = input.defined() ? input.autograd_meta() : nullptr;
+  const Node* before = m ? m->grad_fn.get() : nullptr;
+  name_new_node(result, std::span<const Node* const>(&before, 1), name);
 }
 
 std::string grad_fn_name(const Tensor& t) {
