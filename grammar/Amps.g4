@@ -11,7 +11,7 @@ block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
 statement
   : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
   | autocastStmt | gradModeStmt | importStmt | returnStmt | breakStmt | continueStmt
-  | assertStmt | raiseStmt | passStmt | assignStmt | augAssignStmt | exprStmt
+  | assertStmt | raiseStmt | passStmt | exprStmt
   ;
 
 letStmt      : LET pattern ('=' expr)? ;
@@ -19,9 +19,9 @@ pattern      : name                                     # namePattern
              | '(' pattern (',' pattern)* ','? ')'      # tuplePattern
              | '[' pattern (',' pattern)* ','? ']'      # listPattern
              ;
-assignStmt   : target=expr '=' value=expr ;
-augAssignStmt: target=expr op=('+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=') value=expr ;
-exprStmt     : expr ;
+// An expression, an assignment or an augmented assignment: one rule, so that choosing among them needs no
+// lookahead past the target (three rules made the parser scan every expression statement twice).
+exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=') value=expr)? ;
 
 // `@no_grad` / `@enable_grad` (with or without `()`) name the grad-mode decorators despite being keywords.
 decorator    : '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?) NEWLINE+ ;
@@ -102,12 +102,11 @@ atom
   | NONE                                                      # noneLit
   | name                                                      # nameRef
   | SUPER '.' attrName                                            # superRef
-  | '(' ')'                                                   # emptyTuple
-  | '(' expr ',' ')'                                          # singleTuple
-  | '(' expr (',' expr)+ ','? ')'                             # tupleLit
-  | '(' expr ')'                                              # paren
-  | '[' (expr (',' expr)* ','?)? ']'                          # listLit
-  | '[' expr FOR pattern IN orExpr (IF orExpr)? ']'           # listComp
+  // `()`, `(e)`, `(e,)`, `(e, f, ...)`; `[e, ...]` or `[e for p in xs if c]`: one alternative per bracket, told
+  // apart by the builder, so that the parser decides on the bracket alone (alternatives that differ only after
+  // a whole expression cost a lookahead scan of it at every bracket).
+  | '(' (expr (',' expr)* trailing=','?)? ')'                 # parenOrTuple
+  | '[' (expr (FOR pattern IN orExpr (IF orExpr)? | (',' expr)* ','?))? ']'  # listLit
   | '{' NEWLINE* (dictEntry (NEWLINE* ',' NEWLINE* dictEntry)* NEWLINE* ','?)? NEWLINE* '}'  # dictLit
   ;
 dictEntry    : key=expr ':' value=expr ;

@@ -49,9 +49,7 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
   if (auto* c = ctx->tryStmt()) return try_stmt(c);
   if (auto* c = ctx->autocastStmt()) return autocast_stmt(c);
   if (auto* c = ctx->importStmt()) return import_stmt(c);
-  if (auto* c = ctx->assignStmt()) return assign_stmt(c);
-  if (auto* c = ctx->augAssignStmt()) return aug_assign_stmt(c);
-  if (auto* c = ctx->exprStmt()) return std::make_unique<ExprStmt>(span(c), expr(c->expr()));
+  if (auto* c = ctx->exprStmt()) return expr_stmt(c);
   return simple_stmt(ctx);
 }
 
@@ -92,13 +90,15 @@ Pattern AstBuilder::name_pattern(P::NameContext* ctx) {
   return p;
 }
 
-// assignStmt: target=expr '=' value=expr
-StmtPtr AstBuilder::assign_stmt(P::AssignStmtContext* ctx) {
-  return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
+// exprStmt: target=expr (op=('=' | '+=' | ...) value=expr)?
+StmtPtr AstBuilder::expr_stmt(P::ExprStmtContext* ctx) {
+  if (!ctx->op) return std::make_unique<ExprStmt>(span(ctx), expr(ctx->target));
+  if (ctx->op->getText() == "=") return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
+  return aug_assign_stmt(ctx);
 }
 
-// augAssignStmt: target=expr op=('+=' | ...) value=expr
-StmtPtr AstBuilder::aug_assign_stmt(P::AugAssignStmtContext* ctx) {
+// exprStmt with an augmented operator ('+=', ...)
+StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx) {
   static const std::pair<const char*, BinaryOp> ops[] = {
       {"+=", BinaryOp::Add}, {"-=", BinaryOp::Sub}, {"*=", BinaryOp::Mul}, {"/=", BinaryOp::Div},
       {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod}, {"**=", BinaryOp::Pow}, {"@=", BinaryOp::MatMul}};

@@ -22,8 +22,8 @@ class AstBuilder {
   StmtList block(P::BlockContext* ctx);
   StmtPtr statement(P::StatementContext* ctx);
   StmtPtr let_stmt(P::LetStmtContext* ctx);
-  StmtPtr assign_stmt(P::AssignStmtContext* ctx);
-  StmtPtr aug_assign_stmt(P::AugAssignStmtContext* ctx);
+  StmtPtr expr_stmt(P::ExprStmtContext* ctx);
+  StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx);
   std::unique_ptr<FnDecl> fn_decl(P::FnDeclContext* ctx);
   std::unique_ptr<FnDecl> fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body);
   StmtPtr class_decl(P::ClassDeclContext* ctx);
@@ -58,7 +58,7 @@ class AstBuilder {
   ExprPtr atom(P::AtomContext* ctx);
   ExprPtr collection(P::AtomContext* ctx);
   ExprPtr literal(P::AtomContext* ctx);
-  ExprPtr list_comp(P::ListCompContext* ctx);
+  ExprPtr list_comp(P::ListLitContext* ctx);
   ExprPtr dict_lit(P::DictLitContext* ctx);
   ExprPtr fstring(antlr4::Token* tok);
   std::vector<ExprPtr> exprs(const std::vector<P::ExprContext*>& list);

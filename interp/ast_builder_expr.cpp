@@ -190,7 +190,6 @@ Subscript AstBuilder::subscript(P::SubscriptContext* ctx) {
 ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   Span s = span(ctx);
   if (auto* c = dynamic_cast<P::NameRefContext*>(ctx)) return std::make_unique<NameExpr>(s, intern(c->getText()));
-  if (auto* c = dynamic_cast<P::ParenContext*>(ctx)) return expr(c->expr());
   if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx))
     return std::make_unique<SuperExpr>(s, intern(c->attrName()->getText()));
   if (auto* c = dynamic_cast<P::ScaleExprContext*>(ctx)) return std::make_unique<ScaleExpr>(s, expr(c->expr()));
@@ -199,34 +198,29 @@ ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   return literal(ctx);
 }
 
-// '(' ')' | '(' expr ',' ')' | '(' expr (',' expr)+ ')' | '[' ... ']' | '{' ... '}'
+// '(' ... ')': `(e)` is e itself; `()`, `(e,)` and `(e, f, ...)` are tuples. '[' ... ']' | '{' ... '}'
 ExprPtr AstBuilder::collection(P::AtomContext* ctx) {
   Span s = span(ctx);
-  if (dynamic_cast<P::EmptyTupleContext*>(ctx)) return std::make_unique<TupleLit>(s);
-  if (auto* c = dynamic_cast<P::SingleTupleContext*>(ctx)) {
-    auto t = std::make_unique<TupleLit>(s);
-    t->items.push_back(expr(c->expr()));
-    return t;
-  }
-  if (auto* c = dynamic_cast<P::TupleLitContext*>(ctx)) {
+  if (auto* c = dynamic_cast<P::ParenOrTupleContext*>(ctx)) {
+    if (c->expr().size() == 1 && !c->trailing) return expr(c->expr(0));
     auto t = std::make_unique<TupleLit>(s);
     t->items = exprs(c->expr());
     return t;
   }
   if (auto* c = dynamic_cast<P::ListLitContext*>(ctx)) {
+    if (c->FOR()) return list_comp(c);
     auto l = std::make_unique<ListLit>(s);
     l->items = exprs(c->expr());
     return l;
   }
-  if (auto* c = dynamic_cast<P::ListCompContext*>(ctx)) return list_comp(c);
   if (auto* c = dynamic_cast<P::DictLitContext*>(ctx)) return dict_lit(c);
   return nullptr;
 }
 
 // '[' expr FOR pattern IN orExpr (IF orExpr)? ']'
-ExprPtr AstBuilder::list_comp(P::ListCompContext* ctx) {
+ExprPtr AstBuilder::list_comp(P::ListLitContext* ctx) {
   auto l = std::make_unique<ListComp>(span(ctx));
-  l->elem = expr(ctx->expr());
+  l->elem = expr(ctx->expr(0));
   l->target = pattern(ctx->pattern());
   l->iter = or_expr(ctx->orExpr(0));
   if (ctx->orExpr().size() > 1) l->cond = or_expr(ctx->orExpr(1));
