@@ -38,32 +38,46 @@ StmtList AstBuilder::statements(const std::vector<P::StatementContext*>& list) {
 // block: '{' statements '}'
 StmtList AstBuilder::block(P::BlockContext* ctx) { return statements(ctx->statement()); }
 
-// statement: one of the statement rules
+// statement: one of the statement rules (its only child; told apart by rule index rather than by ANTLR's
+// accessors, each of which would dynamic_cast the child).
 StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
-  if (auto* c = ctx->letStmt()) return let_stmt(c);
-  if (auto* c = ctx->fnDecl()) return fn_decl(c);
-  if (auto* c = ctx->classDecl()) return class_decl(c);
-  if (auto* c = ctx->ifStmt()) return if_stmt(c);
-  if (auto* c = ctx->whileStmt()) return while_stmt(c);
-  if (auto* c = ctx->forStmt()) return for_stmt(c);
-  if (auto* c = ctx->tryStmt()) return try_stmt(c);
-  if (auto* c = ctx->autocastStmt()) return autocast_stmt(c);
-  if (auto* c = ctx->importStmt()) return import_stmt(c);
-  if (auto* c = ctx->exprStmt()) return expr_stmt(c);
-  return simple_stmt(ctx);
+  auto* c = static_cast<antlr4::ParserRuleContext*>(ctx->children[0]);
+  switch (c->getRuleIndex()) {
+    case P::RuleLetStmt: return let_stmt(static_cast<P::LetStmtContext*>(c));
+    case P::RuleFnDecl: return fn_decl(static_cast<P::FnDeclContext*>(c));
+    case P::RuleClassDecl: return class_decl(static_cast<P::ClassDeclContext*>(c));
+    case P::RuleIfStmt: return if_stmt(static_cast<P::IfStmtContext*>(c));
+    case P::RuleWhileStmt: return while_stmt(static_cast<P::WhileStmtContext*>(c));
+    case P::RuleForStmt: return for_stmt(static_cast<P::ForStmtContext*>(c));
+    case P::RuleTryStmt: return try_stmt(static_cast<P::TryStmtContext*>(c));
+    case P::RuleAutocastStmt: return autocast_stmt(static_cast<P::AutocastStmtContext*>(c));
+    case P::RuleImportStmt: return import_stmt(static_cast<P::ImportStmtContext*>(c));
+    case P::RuleExprStmt: return expr_stmt(static_cast<P::ExprStmtContext*>(c));
+    case P::RuleGradModeStmt: return grad_mode_stmt(static_cast<P::GradModeStmtContext*>(c));
+    default: return simple_stmt(c);
+  }
 }
 
-// gradModeStmt | returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
-StmtPtr AstBuilder::simple_stmt(P::StatementContext* ctx) {
+// returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
+StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
   Span s = span(ctx);
-  if (auto* c = ctx->gradModeStmt()) return grad_mode_stmt(c);
-  if (auto* c = ctx->returnStmt()) return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
-  if (auto* c = ctx->assertStmt())
-    return std::make_unique<AssertStmt>(s, expr(c->expr(0)), c->expr().size() > 1 ? expr(c->expr(1)) : nullptr);
-  if (auto* c = ctx->raiseStmt()) return std::make_unique<RaiseStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
-  if (ctx->breakStmt()) return std::make_unique<SimpleStmt>(StmtKind::Break, s);
-  if (ctx->continueStmt()) return std::make_unique<SimpleStmt>(StmtKind::Continue, s);
-  return std::make_unique<SimpleStmt>(StmtKind::Pass, s);
+  switch (ctx->getRuleIndex()) {
+    case P::RuleReturnStmt: {
+      auto* c = static_cast<P::ReturnStmtContext*>(ctx);
+      return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+    }
+    case P::RuleAssertStmt: {
+      auto* c = static_cast<P::AssertStmtContext*>(ctx);
+      return std::make_unique<AssertStmt>(s, expr(c->expr(0)), c->expr().size() > 1 ? expr(c->expr(1)) : nullptr);
+    }
+    case P::RuleRaiseStmt: {
+      auto* c = static_cast<P::RaiseStmtContext*>(ctx);
+      return std::make_unique<RaiseStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+    }
+    case P::RuleBreakStmt: return std::make_unique<SimpleStmt>(StmtKind::Break, s);
+    case P::RuleContinueStmt: return std::make_unique<SimpleStmt>(StmtKind::Continue, s);
+    default: return std::make_unique<SimpleStmt>(StmtKind::Pass, s);
+  }
 }
 
 // letStmt: LET pattern ('=' expr)?

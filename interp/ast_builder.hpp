@@ -33,7 +33,7 @@ class AstBuilder {
   StmtPtr try_stmt(P::TryStmtContext* ctx);
   StmtPtr autocast_stmt(P::AutocastStmtContext* ctx);
   StmtPtr import_stmt(P::ImportStmtContext* ctx);
-  StmtPtr simple_stmt(P::StatementContext* ctx);
+  StmtPtr simple_stmt(antlr4::ParserRuleContext* ctx);
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
