@@ -27,6 +27,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "nn_layers");      // Dropout, activation, pooling and padding modules (nn re-exports them)
   def_script_module(vm, "nn_loss");        // the loss modules (nn re-exports them)
   def_script_module(vm, "nn_functional");  // nn.functional
+  def_script_module(vm, "nn_attention");   // F.multi_head_attention_forward (nn.MultiheadAttention runs it)
   def_script_module(vm, "nn_extra3");           // Transformer, AlphaDropout, 3-d/circular pads, ... (nn re-exports them)
   def_script_module(vm, "nn_lazy");             // the Lazy* modules, made from nn's classes
   def_script_module(vm, "nn_fractional_pool");  // FractionalMaxPool2d/3d and their functional forms
