@@ -30,13 +30,16 @@ const rt::Tensor& self_of(CallArgs& a, const char* fn) {
   return a.pos.front().as<TensorObj>()->tensor;
 }
 
-// Calls tensor method [name] of a.pos[0] with the rest of [a] (keywords included).
+// Calls tensor method [name] of a.pos[0] with the rest of [a] (keywords included; split_with_sizes' split_sizes= is
+// split's split_size=).
 Value call_method(Interp& in, CallArgs& a, const char* name) {
   Value bound = a.pos.front().as<TensorObj>()->get_attr(in, intern(name));
   CallArgs rest;
   rest.span = a.span;
   rest.pos.assign(a.pos.begin() + 1, a.pos.end());
   rest.kw = a.kw;
+  for (auto& [k, v] : rest.kw)
+    if (*k == "split_sizes") k = intern("split_size");
   return in.call(bound, rest);
 }
 
@@ -134,16 +137,15 @@ Value m_unflatten(Interp& in, CallArgs& a) {
 
 // ---- tensor_split, hsplit, vsplit, dsplit, split_with_sizes, unsafe_*
 
-// Views of x along dim between consecutive cut points (clamped to the dim, empty when decreasing).
+// Views of x along dim between consecutive cut points, each a slice as Python's (negative from the end; empty
+// when a cut is before the previous one).
 rt::Tensors split_at(const rt::Tensor& x, int64_t dim, const rt::Dims& cuts) {
   rt::Tensors parts;
-  int64_t start = 0;
-  const int64_t n = x.size(dim);
+  rt::IValue start(int64_t(0));
   for (size_t i = 0; i <= cuts.size(); ++i) {
-    const int64_t end = i < cuts.size() ? std::clamp<int64_t>(cuts[i], 0, n) : n;
-    const int64_t s = std::min(start, n);
-    parts.push_back(rt::call_op(O::slice, x, dim, s, std::max(s, end), int64_t(1)));
-    start = std::max(start, end);
+    const rt::IValue end = i < cuts.size() ? rt::IValue(cuts[i]) : rt::IValue();
+    parts.push_back(rt::call_op(O::slice, x, dim, start, end, int64_t(1)));
+    start = end;
   }
   return parts;
 }
@@ -203,7 +205,7 @@ template <int Kind> Value b_xsplit(Interp& in, CallArgs& a) {
   const Value& spec = r.required(1);
   if (spec.is_int()) {
     const int64_t s = spec.as_int();
-    if (s != 0 && x.size(dim) % s != 0)
+    if (s == 0 || x.size(dim) % s != 0)
       Interp::fail("RuntimeError", fmt::format("torch.{} attempted to split along dimension {}, but the size of the "
                                                "dimension {} is not divisible by the split_size {}!", name, dim,
                                                x.size(dim), s), a.span);

@@ -46,10 +46,10 @@ Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor&
              "the destination and {} for the source.", torch_type_name(x.dtype()), torch_type_name(values.dtype()));
   std::vector<Tensor> expanded;  // bool masks become their true positions' coordinates
   for (const Tensor& i : indices) {
-    AMPS_CHECK_INDEX(i.dtype() == DType::int64 || i.dtype() == DType::int32 || i.dtype() == DType::bool_,
+    AMPS_CHECK_INDEX(i.dtype() == DType::int64 || i.dtype() == DType::bool_,
                      "tensors used as indices must be long, byte or bool tensors");
     if (i.dtype() != DType::bool_) {
-      expanded.push_back(i.to(DType::int64));
+      expanded.push_back(i);
       continue;
     }
     const Tensor nz = call_op(O::nonzero, i);
@@ -58,7 +58,13 @@ Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor&
   const int64_t k = int64_t(expanded.size());
   AMPS_CHECK_INDEX(k <= x.dim(), "too many indices for tensor of dimension {} (got {})", x.dim(), k);
   Dims b;
-  for (const Tensor& i : expanded) b = broadcast_shapes(b, i.sizes(), "index");
+  try {
+    for (const Tensor& i : expanded) b = broadcast_shapes(b, i.sizes(), "index");
+  } catch (const Error&) {
+    std::string all;
+    for (const Tensor& i : expanded) all += (all.empty() ? "" : ", ") + list_shape(i.sizes());
+    AMPS_CHECK_INDEX(false, "shape mismatch: indexing tensors could not be broadcast together with shapes {}", all);
+  }
   Tensor lin;
   int64_t rows = 1;
   for (int64_t d = 0; d < k; ++d) {
@@ -73,7 +79,13 @@ Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor&
   result.insert(result.end(), rest.begin(), rest.end());
   Dims bv;
   bool ok = values.dim() <= int64_t(result.size());
-  if (ok) bv = broadcast_shapes(values.sizes(), result, "index_put");
+  if (ok) {
+    try {
+      bv = broadcast_shapes(values.sizes(), result, "index_put");
+    } catch (const Error&) {
+      ok = false;
+    }
+  }
   AMPS_CHECK(ok && bv == result, "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of "
              "shape {}", list_shape(values.sizes()), list_shape(result));
   Dims flat_shape{rows}, src_shape{numel_of(b)};
@@ -87,8 +99,10 @@ Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor&
 }
 
 // masked_scatter: source's leading elements, in order, where the broadcast mask is true.
-Tensor masked_scatter_out(const Tensor& x, const Tensor& mask, const Tensor& source) {
-  AMPS_CHECK(mask.dtype() == DType::bool_, "masked_scatter_: expected BoolTensor or ByteTensor for mask");
+Tensor masked_scatter_out(const Tensor& x, const Tensor& mask_in, const Tensor& source) {
+  // PyTorch 1.13 reads an integer mask as its nonzero elements (and a float one as garbage: refused here)
+  AMPS_CHECK(!is_floating(mask_in.dtype()), "masked_scatter_: expected BoolTensor or ByteTensor for mask");
+  const Tensor mask = mask_in.dtype() == DType::bool_ ? mask_in : ne(mask_in, Scalar(int64_t(0)));
   AMPS_CHECK(source.dtype() == x.dtype(), "masked_scatter: expected self and source to have same dtypes but got{} "
              "and {}", torch_type_name(x.dtype()), torch_type_name(source.dtype()));
   const Dims shape = broadcast_shapes(x.sizes(), mask.sizes(), "masked_scatter");

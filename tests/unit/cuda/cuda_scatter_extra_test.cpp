@@ -21,11 +21,11 @@ TEST_F(Cuda, IndexPutMaskedScatterAndPutMatchTheCpu) {
   for (DType dt : kFloats) {
     const Tensor x = input({4, 3}, dt), rows = make({1, 1, 3}, {3}, DType::int64), cols = make({0, 0, 2}, {3}, DType::int64);
     for (bool acc : {false, true}) {
-      EXPECT_TRUE(same_on_cuda(OpId::index_put, {x, Tensors{make({3, 0}, {2}, DType::int64)}, input({2, 3}, dt, 1.0), acc}));
+      EXPECT_TRUE(same_on_cuda(OpId::index_put, {x, std::vector<Tensor>{make({3, 0}, {2}, DType::int64)}, input({2, 3}, dt, 1.0), acc}));
       EXPECT_TRUE(same_on_cuda(OpId::put, {x, make({5, 0, -2}, {3}, DType::int64), input({3}, dt, 1.0), acc}));
     }
-    EXPECT_TRUE(same_on_cuda(OpId::index_put, {x, Tensors{rows, cols}, input({3}, dt, 1.0), true}, 3));
-    EXPECT_TRUE(same_on_cuda(OpId::index_put_, {x.clone(), Tensors{make({1, 0, 1, 0}, {4}, DType::bool_)}, input({}, dt), false}));
+    EXPECT_TRUE(same_on_cuda(OpId::index_put, {x, std::vector<Tensor>{rows, cols}, input({3}, dt, 1.0), true}, 3));
+    EXPECT_TRUE(same_on_cuda(OpId::index_put_, {x.clone(), std::vector<Tensor>{make({1, 0, 1, 0}, {4}, DType::bool_)}, input({}, dt), false}));
     EXPECT_TRUE(same_on_cuda(OpId::masked_scatter, {x, make({1, 0, 1}, {3}, DType::bool_), input({12}, dt, 1.0)}));
     EXPECT_TRUE(same_on_cuda(OpId::masked_scatter_, {x.clone(), make({0, 1, 1}, {3}, DType::bool_), input({8}, dt, 1.0)}));
   }

@@ -618,12 +618,12 @@ std::vector<Sample> samples() {
          return Args{T(r, {3, 4}), T(r, {3}), int64_t(1), int64_t(0), int64_t(1)};
        }},
       {"index_put", O::index_put, [=](Rand& r) {
-         return Args{T(r, {4, 3}), Tensors{Tensor::from_doubles({2, 0}, {2}, DType::int64)}, T(r, {2, 3}), false};
-       }},
+         return Args{T(r, {4, 3}), std::vector<Tensor>{Tensor::from_doubles({2, 0}, {2}, DType::int64)}, T(r, {2, 3}), false};
+       }, {1}},  // the index list is not differentiated
       {"index_put_accumulate", O::index_put, [=](Rand& r) {
-         return Args{T(r, {4, 3}), Tensors{Tensor::from_doubles({1, 1, 3}, {3}, DType::int64),
+         return Args{T(r, {4, 3}), std::vector<Tensor>{Tensor::from_doubles({1, 1, 3}, {3}, DType::int64),
                                            Tensor::from_doubles({0, 0, 2}, {3}, DType::int64)}, T(r, {3}), true};
-       }},
+       }, {1}},
       {"masked_scatter", O::masked_scatter, [=](Rand& r) {
          return Args{T(r, {2, 3}), Tensor::from_doubles({1, 0, 1}, {3}, DType::bool_), T(r, {5})};
        }},

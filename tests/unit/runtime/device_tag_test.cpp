@@ -169,7 +169,7 @@ void scatter_extra_family(const Tensor& a, const Tensor& idx) {
   run(OpId::select_scatter, {a, X({4}), int64_t(0), int64_t(1)});
   run(OpId::slice_scatter, {a, X({3, 2}), int64_t(1), int64_t(0), IValue(), int64_t(2)});
   run(OpId::diagonal_scatter, {a, X({3}), int64_t(1), int64_t(0), int64_t(1)});
-  for (OpId op : {OpId::index_put, OpId::index_put_}) run(op, {a.clone(), Tensors{idx}, X({2, 4}), true});
+  for (OpId op : {OpId::index_put, OpId::index_put_}) run(op, {a.clone(), std::vector<Tensor>{idx}, X({2, 4}), true});
   const Tensor mask = Xv({1, 0, 1, 1}, {4}, DType::bool_);
   for (OpId op : {OpId::masked_scatter, OpId::masked_scatter_}) run(op, {a.clone(), mask, X({12})});
   for (OpId op : {OpId::put, OpId::put_}) run(op, {a.clone(), idx, X({2}), false});
