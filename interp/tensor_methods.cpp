@@ -18,6 +18,7 @@ void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_bind
 void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compound_methods.cpp
 void add_view_methods(std::unordered_map<Atom, Value>& m);      // tensor_view_methods.cpp
 Value tensor_mH(const rt::Tensor& t);                           // tensor_view_methods.cpp
+Value tensor_H(const rt::Tensor& t);                            // tensor_view_methods.cpp
 Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
@@ -183,6 +184,7 @@ Value TensorObj::get_attr(Interp&, Atom name) {
   }
   if (n == "mT") return wrap(tensor.transpose(-2, -1));
   if (n == "mH") return tensor_mH(tensor);
+  if (n == "H") return tensor_H(tensor);
   if (n == "data") return wrap(tensor.detach());
   if (n == "_is_param") return Value(tensor.impl()->is_parameter);
   const Value* m = find_method(name);

@@ -1,10 +1,9 @@
 // Shape, split and view functions PyTorch has beyond the op table, composed of its ops (so autograd, autocast and
 // every device come with them): view_as, reshape_as, ravel, unflatten, tensor_split, hsplit/vsplit/dsplit,
 // split_with_sizes, the unsafe_* splits, the in-place view ops (t_, transpose_, squeeze_, unsqueeze_, as_strided_,
-// detach_), empty_strided/new_empty_strided, the
-// *_copy functions, adjoint/mH, inner, diagflat, narrow_copy, sum_to_size, the in-place spellings tril_/triu_/
-// cumsum_/cumprod_/renorm_, fill_diagonal_, is_same_size and storage_offset; and torch.movedim/moveaxis/unbind/numel
-// as global functions (they were methods).
+// detach_), resize_/resize_as_, empty_strided/new_empty_strided, the *_copy functions, adjoint/mH/H, inner,
+// diagflat, narrow_copy, sum_to_size, the in-place spellings tril_/triu_/cumsum_/cumprod_/renorm_, fill_diagonal_,
+// is_same_size and storage_offset; and torch.movedim/moveaxis/unbind/numel as global functions (they were methods).
 #include <fmt/format.h>
 
 #include <unordered_map>
@@ -17,6 +16,7 @@
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
 #include "runtime/shape.hpp"
+#include "runtime/views.hpp"
 
 namespace amps::interp {
 namespace {
@@ -351,6 +351,42 @@ Value m_new_empty_strided(Interp& in, CallArgs& a) {
   return empty_strided_of(in, a, r, 1, x.dtype(), x.device());
 }
 
+// resize_(*sizes) / resize_as_(other): self takes row-major strides for the new sizes at its storage offset (its
+// strides kept when the sizes do not change), its storage grown (contents kept) when too small. A grown storage is
+// this tensor's alone: other views keep the old one (PyTorch grows the shared storage in place).
+Value resize_to(CallArgs& a, const rt::Dims& sizes) {
+  const rt::Tensor& x = a.pos.front().as<TensorObj>()->tensor;
+  if (x.requires_grad()) Interp::fail("RuntimeError", "cannot resize variables that require grad", a.span);
+  for (int64_t s : sizes)
+    if (s < 0) Interp::fail("RuntimeError", "numel: integer multiplication overflow", a.span);
+  if (sizes == x.sizes()) return a.pos.front();
+  const int64_t need = x.storage_offset() + rt::numel_of(sizes);
+  const int64_t have = int64_t(x.storage()->nbytes() / x.element_size());
+  if (need > have) {
+    rt::Tensor fresh = rt::Tensor::empty({need}, x.dtype(), x.device());
+    rt::native::as_strided(fresh, {have}, {1}, 0).copy_(rt::native::as_strided(x, {have}, {1}, 0));
+    x.impl()->set_storage(fresh.storage());
+  }
+  x.impl()->set_geometry(sizes, rt::contiguous_strides(sizes), x.storage_offset());
+  return a.pos.front();
+}
+
+Value m_resize_(Interp& in, CallArgs& a) {
+  self_of(a, "resize_");
+  for (auto it = a.kw.begin(); it != a.kw.end(); ++it)
+    if (*it->first == "memory_format") {  // only the default (contiguous) layout exists
+      a.kw.erase(it);
+      break;
+    }
+  return resize_to(a, varargs_ints(in, a, "resize_"));
+}
+
+Value b_resize_as_(Interp&, CallArgs& a) {
+  ArgReader r(a, "resize_as_", {"input", "the_template"});
+  self_of(a, "resize_as_");
+  return resize_to(a, to_tensor(r.required(1), a.span).sizes());
+}
+
 // ---- *_copy: the view op's result(s) as new row-major tensors
 
 Value cloned(const Value& v) {
@@ -486,6 +522,7 @@ std::vector<Named> shared_names() {
           {"unsafe_chunk", same_as("chunk")},
           {"detach_", m_detach_},
           {"as_strided_", m_as_strided_},
+          {"resize_as_", b_resize_as_},
           {"adjoint", m_adjoint},
           {"inner", b_inner},
           {"diagflat", b_diagflat},
@@ -512,6 +549,7 @@ std::vector<Named> function_names() {
           {"unfold_copy", copy_of("unfold", "unfold_copy")},
           {"unsqueeze_copy", copy_of("unsqueeze", "unsqueeze_copy")},
           {"view_copy", copy_of("view", "view_copy")},
+          {"as_strided_copy", copy_of("as_strided", "as_strided_copy")},
           {"empty_strided", b_empty_strided},
           {"movedim", same_as("movedim")},
           {"moveaxis", same_as("movedim")},
@@ -537,6 +575,7 @@ std::vector<Named> method_names() {
           {"renorm_", inplace_of("renorm", "renorm_")},
           {"fill_diagonal_", m_fill_diagonal_},
           {"new_empty_strided", m_new_empty_strided},
+          {"resize_", m_resize_},
           {"storage_offset", [](Interp&, CallArgs& a) { return Value(self_of(a, "storage_offset").storage_offset()); }}};
 }
 
@@ -544,6 +583,15 @@ std::vector<Named> method_names() {
 
 // x.mH: the last two dims swapped (conjugation is a no-op for the real dtypes amps has).
 Value tensor_mH(const rt::Tensor& t) { return wrap(adjoint_of(t, "mH", Span{})); }
+
+// x.H: a matrix transposed (2-D only, as PyTorch's).
+Value tensor_H(const rt::Tensor& t) {
+  if (t.dim() != 2)
+    Interp::fail("RuntimeError", fmt::format("tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.{}",
+                                             t.dim(), t.dim() > 2 ? " For batches of matrices, consider using tensor.mH"
+                                                                  : ""), Span{});
+  return wrap(rt::call_op(O::transpose, t, int64_t(0), int64_t(1)));
+}
 
 void add_view_methods(MethodMap& m) {
   for (auto& n : shared_names()) add(m, n.name, n.fn);
