@@ -11,6 +11,7 @@
 #include "interp/builtins.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/node.hpp"
+#include "runtime/autograd/view_inplace.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -232,11 +233,14 @@ void check_inplace_leaf(const rt::Tensor& self, const Span& where) {
 
 // self becomes [v] (a view of self): its sizes, strides and offset, and the view op's node as its history, as
 // PyTorch's in-place view ops re-point the one TensorImpl. Returns self's own object.
+// The version counter moves as for any in-place op, so a graph that saved self refuses to use it afterwards.
 Value become(CallArgs& a, const rt::Tensor& v) {
   const rt::Tensor& self = a.pos.front().as<TensorObj>()->tensor;
+  self.bump_version();
   self.impl()->set_geometry(v.sizes(), v.strides(), v.storage_offset());
   if (const rt::AutogradMeta* m = v.autograd_meta(); m && m->grad_fn)
     rt::autograd::set_history(self, std::static_pointer_cast<rt::autograd::GradNode>(m->grad_fn), m->output_nr);
+  rt::autograd::mark_view_history(self);  // the history just set is current
   return a.pos.front();
 }
 
