@@ -38,45 +38,49 @@ template <typename Msg> Tensor checked_index(const Tensor& index, int64_t n, Msg
   return where(lt(index, Scalar(int64_t(0))), index + Scalar(n), index);
 }
 
-// input[indices] = values over the leading dims the k index tensors address: their broadcast row-major position
-// among those dims indexes the input seen as [rows, rest...]; accumulate adds (index_add) instead of writing
-// (index_copy).
-Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor& values, bool accumulate) {
-  AMPS_CHECK(values.dtype() == x.dtype(), "Index put requires the source and destination dtypes match, got {} for "
-             "the destination and {} for the source.", torch_type_name(x.dtype()), torch_type_name(values.dtype()));
-  std::vector<Tensor> expanded;  // bool masks become their true positions' coordinates
+// index_put's index tensors as int64 coordinates: a bool mask becomes one tensor per dim it covers (its true
+// positions, a host read as PyTorch's nonzero).
+std::vector<Tensor> index_coordinates(const std::vector<Tensor>& indices) {
+  std::vector<Tensor> out;
   for (const Tensor& i : indices) {
     AMPS_CHECK_INDEX(i.dtype() == DType::int64 || i.dtype() == DType::bool_,
                      "tensors used as indices must be long, byte or bool tensors");
     if (i.dtype() != DType::bool_) {
-      expanded.push_back(i);
+      out.push_back(i);
       continue;
     }
     const Tensor nz = call_op(O::nonzero, i);
-    for (int64_t k = 0; k < i.dim(); ++k) expanded.push_back(nz.select(1, k));
+    for (int64_t k = 0; k < i.dim(); ++k) out.push_back(nz.select(1, k));
   }
-  const int64_t k = int64_t(expanded.size());
-  AMPS_CHECK_INDEX(k <= x.dim(), "too many indices for tensor of dimension {} (got {})", x.dim(), k);
+  return out;
+}
+
+Dims broadcast_indices(const std::vector<Tensor>& index) {
   Dims b;
   try {
-    for (const Tensor& i : expanded) b = broadcast_shapes(b, i.sizes(), "index");
+    for (const Tensor& i : index) b = broadcast_shapes(b, i.sizes(), "index");
   } catch (const Error&) {
     std::string all;
-    for (const Tensor& i : expanded) all += (all.empty() ? "" : ", ") + list_shape(i.sizes());
+    for (const Tensor& i : index) all += (all.empty() ? "" : ", ") + list_shape(i.sizes());
     AMPS_CHECK_INDEX(false, "shape mismatch: indexing tensors could not be broadcast together with shapes {}", all);
   }
+  return b;
+}
+
+// The row-major position, among x's leading index.size() dims, that each broadcast index element addresses.
+Tensor linear_positions(const Tensor& x, const std::vector<Tensor>& index, const Dims& b) {
   Tensor lin;
-  int64_t rows = 1;
-  for (int64_t d = 0; d < k; ++d) {
+  for (int64_t d = 0; d < int64_t(index.size()); ++d) {
     const int64_t n = x.size(d);
-    const Tensor i = checked_index(expanded[size_t(d)].to(x.device()), n, [&](int64_t bad) {
+    const Tensor i = checked_index(index[size_t(d)].to(x.device()), n, [&](int64_t bad) {
       return fmt::format("index {} is out of bounds for dimension {} with size {}", bad, d, n);
     });
     lin = d == 0 ? i.expand(b) : lin * Scalar(n) + i.expand(b);
-    rows *= n;
   }
-  Dims rest(x.sizes().begin() + k, x.sizes().end()), result = b;
-  result.insert(result.end(), rest.begin(), rest.end());
+  return lin.reshape({-1});
+}
+
+void check_values_shape(const Tensor& values, const Dims& result) {
   Dims bv;
   bool ok = values.dim() <= int64_t(result.size());
   if (ok) {
@@ -88,11 +92,25 @@ Tensor index_put_out(const Tensor& x, std::vector<Tensor> indices, const Tensor&
   }
   AMPS_CHECK(ok && bv == result, "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of "
              "shape {}", list_shape(values.sizes()), list_shape(result));
-  Dims flat_shape{rows}, src_shape{numel_of(b)};
-  flat_shape.insert(flat_shape.end(), rest.begin(), rest.end());
-  src_shape.insert(src_shape.end(), rest.begin(), rest.end());
-  const Tensor src = values.expand(result).reshape(src_shape), at = lin.reshape({-1});
-  const Tensor flat = x.reshape(flat_shape);
+}
+
+// input[indices] = values over the leading dims the k index tensors address: their broadcast row-major position
+// among those dims indexes the input seen as [rows, rest...]; accumulate adds (index_add) instead of writing
+// (index_copy).
+Tensor index_put_out(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  AMPS_CHECK(values.dtype() == x.dtype(), "Index put requires the source and destination dtypes match, got {} for "
+             "the destination and {} for the source.", torch_type_name(x.dtype()), torch_type_name(values.dtype()));
+  const std::vector<Tensor> index = index_coordinates(indices);
+  const int64_t k = int64_t(index.size());
+  AMPS_CHECK_INDEX(k <= x.dim(), "too many indices for tensor of dimension {} (got {})", x.dim(), k);
+  AMPS_CHECK(k > 0, "index_put: indices must hold at least one index tensor (PyTorch fails on an empty tuple too)");
+  const Dims b = broadcast_indices(index);
+  const Tensor at = linear_positions(x, index, b);
+  const Dims rest(x.sizes().begin() + k, x.sizes().end());
+  Dims result = b, flat_shape{numel_of(Dims(x.sizes().begin(), x.sizes().begin() + k))}, src_shape{numel_of(b)};
+  for (Dims* d : {&result, &flat_shape, &src_shape}) d->insert(d->end(), rest.begin(), rest.end());
+  check_values_shape(values, result);
+  const Tensor src = values.expand(result).reshape(src_shape), flat = x.reshape(flat_shape);
   Tensor out = accumulate ? call_op(O::index_add, flat, int64_t(0), at, src, Scalar(int64_t(1)))
                           : call_op(O::index_copy, flat, int64_t(0), at, src);
   return out.reshape(x.sizes());
