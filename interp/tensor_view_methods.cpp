@@ -231,12 +231,14 @@ void check_inplace_leaf(const rt::Tensor& self, const Span& where) {
     Interp::fail("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.", where);
 }
 
-// self becomes [v] (a view of self): its sizes, strides and offset, and the view op's node as its history, as
-// PyTorch's in-place view ops re-point the one TensorImpl. Returns self's own object.
-// The version counter moves as for any in-place op, so a graph that saved self refuses to use it afterwards.
-Value become(CallArgs& a, const rt::Tensor& v) {
+// self becomes the view [make] returns (a view of self): its sizes, strides and offset, and the view op's node as
+// its history, as PyTorch's in-place view ops re-point the one TensorImpl. The version counter moves first, as for
+// any in-place op (a graph that saved self refuses to use it afterwards; the view op's own node saves after).
+// Returns self's own object.
+template <typename F> Value become(CallArgs& a, F&& make) {
   const rt::Tensor& self = a.pos.front().as<TensorObj>()->tensor;
   self.bump_version();
+  const rt::Tensor v = make();
   self.impl()->set_geometry(v.sizes(), v.strides(), v.storage_offset());
   if (const rt::AutogradMeta* m = v.autograd_meta(); m && m->grad_fn)
     rt::autograd::set_history(self, std::static_pointer_cast<rt::autograd::GradNode>(m->grad_fn), m->output_nr);
@@ -251,7 +253,7 @@ Value m_t_(Interp&, CallArgs& a) {
     Interp::fail("RuntimeError", fmt::format("t_() expects a tensor with <= 2 dimensions, but self is {}D", x.dim()),
                  a.span);
   check_inplace_leaf(x, a.span);
-  return become(a, rt::call_op(O::t, x));
+  return become(a, [&] { return rt::call_op(O::t, x); });
 }
 
 Value m_transpose_(Interp&, CallArgs& a) {
@@ -264,7 +266,7 @@ Value m_transpose_(Interp&, CallArgs& a) {
   r.required(1), r.required(2);
   rt::wrap_dim(d0, x.dim()), rt::wrap_dim(d1, x.dim());
   check_inplace_leaf(x, a.span);
-  return become(a, rt::call_op(O::transpose, x, d0, d1));
+  return become(a, [&] { return rt::call_op(O::transpose, x, d0, d1); });
 }
 
 Value m_squeeze_(Interp& in, CallArgs& a) {
@@ -275,7 +277,7 @@ Value m_squeeze_(Interp& in, CallArgs& a) {
   for (int64_t d : dims) rt::wrap_dim(d, x.dim());
   check_inplace_leaf(x, a.span);
   const bool given = r.has(1) && !r.get(1).is_none();
-  return become(a, rt::call_op(O::squeeze, x, given ? rt::IValue(dims) : rt::IValue()));
+  return become(a, [&] { return rt::call_op(O::squeeze, x, given ? rt::IValue(dims) : rt::IValue()); });
 }
 
 Value m_unsqueeze_(Interp&, CallArgs& a) {
@@ -285,7 +287,7 @@ Value m_unsqueeze_(Interp&, CallArgs& a) {
   const int64_t d = r.int_or(1, 0);
   rt::wrap_dim(d, x.dim() + 1);
   check_inplace_leaf(x, a.span);
-  return become(a, rt::call_op(O::unsqueeze, x, d));
+  return become(a, [&] { return rt::call_op(O::unsqueeze, x, d); });
 }
 
 // detach_(): self leaves the graph (no history, requires_grad off); views refuse, as PyTorch's.
@@ -314,7 +316,9 @@ Value m_as_strided_(Interp& in, CallArgs& a) {
   const rt::Dims stride = ints_of(in, r.required(2), a.span, "as_strided_");
   const rt::IValue offset = r.has(3) && !r.get(3).is_none() ? rt::IValue(r.int_or(3, 0)) : rt::IValue();
   check_inplace_leaf(x, a.span);
-  return become(a, rt::call_op(O::as_strided, x, size, stride, offset));
+  // as_strided's gradient reads its input's geometry: it is given a view of self (same geometry, own impl), which
+  // the re-pointing of self leaves alone
+  return become(a, [&] { return rt::call_op(O::as_strided, rt::call_op(O::view, x, x.sizes()), size, stride, offset); });
 }
 
 // empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) and Tensor.new_empty_strided (self's
