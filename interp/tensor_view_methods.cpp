@@ -1,14 +1,16 @@
 // Shape, split and view functions PyTorch has beyond the op table, composed of its ops (so autograd, autocast and
 // every device come with them): view_as, reshape_as, ravel, unflatten, tensor_split, hsplit/vsplit/dsplit,
 // split_with_sizes, the unsafe_* splits, the in-place view ops (t_, transpose_, squeeze_, unsqueeze_, as_strided_,
-// detach_), resize_/resize_as_, empty_strided/new_empty_strided, the *_copy functions, adjoint/mH/H, inner,
-// diagflat, narrow_copy, sum_to_size, the in-place spellings tril_/triu_/cumsum_/cumprod_/renorm_, fill_diagonal_,
-// is_same_size and storage_offset; and torch.movedim/moveaxis/unbind/numel as global functions (they were methods).
+// detach_), resize_/resize_as_ (and the deprecated resize/resize_as), empty_strided/new_empty_strided, the *_copy
+// functions, adjoint/mH/H, inner, diagflat, narrow_copy, sum_to_size, the in-place spellings tril_/triu_/cumsum_/
+// cumprod_/renorm_, fill_diagonal_, is_same_size and storage_offset; and torch.movedim/moveaxis/unbind/numel as
+// global functions (they were methods).
 #include <fmt/format.h>
 
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
+#include "interp/diagnostics.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/node.hpp"
 #include "runtime/autograd/view_inplace.hpp"
@@ -395,6 +397,23 @@ Value b_resize_as_(Interp&, CallArgs& a) {
   return resize_to(a, to_tensor(r.required(1), a.span).sizes());
 }
 
+// Tensor.resize(*sizes) / resize_as(other), deprecated in PyTorch (a UserWarning, once here): autograd's Resize, a
+// reshape that must keep the number of elements.
+Value resized_copy(Interp& in, CallArgs& a, const rt::Dims& sizes, const char* name) {
+  static bool warned[2] = {false, false};
+  bool& w = warned[std::string_view(name) == "resize" ? 0 : 1];
+  if (!w) in.write_err(fmt::format("{}: UserWarning: non-inplace {} is deprecated\n", format_position(a.span), name));
+  w = true;
+  const rt::Tensor& x = a.pos.front().as<TensorObj>()->tensor;
+  if (rt::numel_of(sizes) != x.numel())
+    Interp::fail("RuntimeError", fmt::format("requested resize to {} ({} elements in total), but the given tensor has a "
+                                             "size of {} ({} elements). autograd's resize can only change the shape of "
+                                             "a given tensor, while preserving the number of elements. ",
+                                             fmt::join(sizes, "x"), rt::numel_of(sizes), fmt::join(x.sizes(), "x"),
+                                             x.numel()), a.span);
+  return wrap(rt::call_op(O::reshape, x, sizes));
+}
+
 // ---- *_copy: the view op's result(s) as new row-major tensors
 
 Value cloned(const Value& v) {
@@ -584,6 +603,15 @@ std::vector<Named> method_names() {
           {"fill_diagonal_", m_fill_diagonal_},
           {"new_empty_strided", m_new_empty_strided},
           {"resize_", m_resize_},
+          {"resize", [](Interp& in, CallArgs& a) {
+             self_of(a, "resize");
+             return resized_copy(in, a, varargs_ints(in, a, "resize"), "resize");
+           }},
+          {"resize_as", [](Interp& in, CallArgs& a) {
+             ArgReader r(a, "resize_as", {"self", "the_template"});
+             self_of(a, "resize_as");
+             return resized_copy(in, a, to_tensor(r.required(1), a.span).sizes(), "resize_as");
+           }},
           {"storage_offset", [](Interp&, CallArgs& a) { return Value(self_of(a, "storage_offset").storage_offset()); }}};
 }
 
