@@ -14,6 +14,7 @@
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/node.hpp"
 #include "runtime/autograd/view_inplace.hpp"
+#include "runtime/backend/common/scatter_extra_composites.hpp"
 #include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -414,10 +415,17 @@ Value resized_copy(Interp& in, CallArgs& a, const rt::Dims& sizes, const char* n
   return wrap(rt::call_op(O::reshape, x, sizes));
 }
 
-// ---- *_copy: the view op's result(s) as new row-major tensors
+// ---- *_copy: the view op's result(s) as new tensors, with the view's strides when it is dense (as PyTorch's clone
+// with memory_format=preserve), else row-major
+
+rt::Tensor preserving_copy(const rt::Tensor& t) {
+  if (t.is_contiguous() || !rt::common::dense_layout(t)) return rt::call_op(O::clone, t);
+  rt::Tensor out = rt::Tensor::empty_strided(t.sizes(), t.strides(), t.dtype(), t.device());
+  return out.copy_(t);
+}
 
 Value cloned(const Value& v) {
-  if (const rt::Tensor* t = tensor_of(v)) return wrap(rt::call_op(O::clone, *t));
+  if (const rt::Tensor* t = tensor_of(v)) return wrap(preserving_copy(*t));
   std::vector<Value> items;
   for (const Value& x : v.as<Tuple>()->items) items.push_back(cloned(x));
   return make_tuple(std::move(items));
@@ -559,9 +567,9 @@ std::vector<Named> shared_names() {
 
 // torch.X only: the *_copy functions, and the methods that were missing as functions.
 std::vector<Named> function_names() {
-  return {{"alias_copy", [](Interp&, CallArgs& a) { return wrap(rt::call_op(O::clone, self_of(a, "alias_copy"))); }},
+  return {{"alias_copy", [](Interp&, CallArgs& a) { return wrap(preserving_copy(self_of(a, "alias_copy"))); }},
           // PyTorch 1.13's detach_copy keeps the graph (its output requires grad): a differentiable copy, as there
-          {"detach_copy", [](Interp&, CallArgs& a) { return wrap(rt::call_op(O::clone, self_of(a, "detach_copy"))); }},
+          {"detach_copy", [](Interp&, CallArgs& a) { return wrap(preserving_copy(self_of(a, "detach_copy"))); }},
           {"diagonal_copy", copy_of("diagonal", "diagonal_copy")},
           {"expand_copy", copy_of("expand", "expand_copy")},
           {"permute_copy", copy_of("permute", "permute_copy")},

@@ -194,21 +194,6 @@ void check_geometry(const Dims& size, const Dims& stride, int64_t offset, int64_
              item, need * item, elements * item);
 }
 
-// Whether [t]'s elements tile a block of exactly numel() storage elements (some permutation of a row-major layout):
-// PyTorch's clone keeps such strides.
-bool dense(const Tensor& t) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims longer than 1
-  for (int64_t d = 0; d < t.dim(); ++d)
-    if (t.size(d) != 1) dims.emplace_back(t.stride(d), t.size(d));
-  std::sort(dims.begin(), dims.end());
-  int64_t expect = 1;
-  for (auto [stride, size] : dims) {
-    if (stride != expect) return false;
-    expect *= size;
-  }
-  return true;
-}
-
 // An in-place op's result [out] copied into input (argument 0), which is returned.
 Tensors into_input(Args& args, const Tensor& out) {
   Tensor self = args[0].tensor();
@@ -301,6 +286,19 @@ Tensors index_reduce__math(Args& args) {
   return into_input(args, index_reduce_out(ArgReader(O::index_reduce_, args)));
 }
 
+bool dense_layout(const Tensor& t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims longer than 1
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.size(d) != 1) dims.emplace_back(t.stride(d), t.size(d));
+  std::sort(dims.begin(), dims.end());
+  int64_t expect = 1;
+  for (auto [stride, size] : dims) {
+    if (stride != expect) return false;
+    expect *= size;
+  }
+  return true;
+}
+
 Tensor strided_positions(const Dims& sizes, const Dims& strides, int64_t offset, Device dev) {
   const int64_t n = numel_of(sizes);
   std::vector<double> pos(static_cast<size_t>(n));
@@ -338,7 +336,7 @@ Tensors as_strided_scatter_math(Args& args) {
   AMPS_CHECK(src.sizes() == size, "expected src to have a size equal to the slice of self. src size = {}, slice size "
              "= {}", list_shape(src.sizes()), list_shape(size));
   check_geometry(size, stride, offset, x.numel(), x.dtype());
-  const bool keep = !x.is_contiguous() && dense(x);
+  const bool keep = !x.is_contiguous() && dense_layout(x);
   Tensor storage = x.reshape({-1}), in_pos;
   if (keep) {
     in_pos = strided_positions(x.sizes(), x.strides(), 0, x.device()).reshape({-1});

@@ -27,6 +27,9 @@ Tensors index_reduce__math(Args& args);
 // as_strided is a view (native::as_strided after PyTorch's checks); its gradient is a rule of its own.
 Tensors as_strided_math(Args& args);
 Tensors as_strided_scatter_math(Args& args);
+// Whether [t]'s elements tile a block of exactly numel() storage elements (some permutation of a row-major layout):
+// PyTorch's clone (memory_format=preserve) keeps such strides.
+bool dense_layout(const Tensor& t);
 // The storage positions (int64, on [dev]) of the elements of a [sizes]/[strides] geometry starting at [offset].
 Tensor strided_positions(const Dims& sizes, const Dims& strides, int64_t offset, Device dev);
 
