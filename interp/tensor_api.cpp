@@ -18,6 +18,7 @@ rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, r
 Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where);
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 Value tensor_method(Interp& in, const Value& self, Atom name);
+void install_view_builtins(Interp& in);  // tensor_view_methods.cpp
 
 namespace {
 
@@ -378,6 +379,7 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("unique", b_unique);
   in.def_native("unique_consecutive", b_unique_consecutive);
   in.def_native("lu", b_lu);
+  install_view_builtins(in);
   install_dtypes_and_devices(in);
 }
 

@@ -16,6 +16,9 @@ Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp
 void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compound_methods.cpp
+void add_view_methods(std::unordered_map<Atom, Value>& m);      // tensor_view_methods.cpp
+Value tensor_mH(const rt::Tensor& t);                           // tensor_view_methods.cpp
+Value tensor_H(const rt::Tensor& t);                            // tensor_view_methods.cpp
 Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
@@ -129,6 +132,7 @@ const MethodMap& special_methods() {
     add(m, "requires_grad_", m_requires_grad_);
     add_autograd_methods(m);
     add_compound_methods(m);
+    add_view_methods(m);
     add(m, "is_floating_point", [](Interp&, CallArgs& a) { return Value(self_of(a).is_floating_point()); });
     add(m, "is_contiguous", [](Interp&, CallArgs& a) { return Value(self_of(a).is_contiguous()); });
     add(m, "__len__", [](Interp&, CallArgs& a) {
@@ -179,6 +183,8 @@ Value TensorObj::get_attr(Interp&, Atom name) {
     return wrap(tensor.dim() < 2 ? tensor : tensor.permute(order));
   }
   if (n == "mT") return wrap(tensor.transpose(-2, -1));
+  if (n == "mH") return tensor_mH(tensor);
+  if (n == "H") return tensor_H(tensor);
   if (n == "data") return wrap(tensor.detach());
   if (n == "_is_param") return Value(tensor.impl()->is_parameter);
   const Value* m = find_method(name);

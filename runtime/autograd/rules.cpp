@@ -10,6 +10,7 @@
 #include "runtime/autograd/decompose.hpp"
 #include "runtime/autograd/grid_sampler_rules.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
+#include "runtime/autograd/scatter_extra_rules.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
@@ -704,6 +705,7 @@ void nn_rules(Table& t) {
   t[size_t(O::max_pool2d_with_indices)] = {in_(0), max_pool_rule};
   t[size_t(O::max_pool2d_backward)] = {in_(1), max_pool_backward_rule};
   add_grid_sampler_rules(t);  // grid_sampler_2d, grid_sampler_3d
+  add_scatter_extra_rules(t);  // scatter_reduce, as_strided
   t[size_t(O::avg_pool2d)] = {0, [](C c) {
     return Tensors{op(O::avg_pool2d_backward, c.g(), c.sizes(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2),
                       c.a.boolean(4), c.a.boolean(5), c.a.opt_i64(6))}; }};
@@ -782,9 +784,10 @@ const Rule* rule_for(OpId op) {
     for (int i = 0; i < op_count; ++i) {
       OpId op = OpId(i);
       if (!op_has(op, opflag::diff)) continue;
-      // (copy_, zero_, fill_ and the random fills have rules of their own: they overwrite their input)
+      // (copy_, zero_, fill_, the random fills and in-place implicit composites such as index_fill_ have rules
+      // of their own: they overwrite their input)
       if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_ &&
-          !op_has(op, opflag::random)) {
+          !op_has(op, opflag::random) && !table()[size_t(op)].decompose) {
         std::string_view id = op_id_name(op);
         if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
       }

@@ -26,7 +26,8 @@ inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId:
 // the grid samplers (which raise PyTorch's not-implemented errors for integer inputs themselves).
 inline constexpr OpId kHostFallbackAnyDTypeOps[] = {OpId::cummax, OpId::cummin, OpId::searchsorted,
                                                    OpId::grid_sampler_2d, OpId::grid_sampler_3d,
-                                                   OpId::grid_sampler_2d_backward, OpId::grid_sampler_3d_backward};
+                                                   OpId::grid_sampler_2d_backward, OpId::grid_sampler_3d_backward,
+                                                   OpId::scatter_reduce};
 
 // Registers k_on_host for kHostFallbackOps and kHostFallbackAnyDTypeOps in [t] (a device backend's table). On CPU
 // tensors it reduces to the CPU kernel itself, which is how the tests check the argument and result plumbing

@@ -23,6 +23,7 @@
 #include "runtime/backend/common/product_composites.hpp"
 #include "runtime/backend/common/reduction_composites.hpp"
 #include "runtime/backend/common/rnn_composites.hpp"
+#include "runtime/backend/common/scatter_extra_composites.hpp"
 #include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/common/statistics_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
@@ -383,6 +384,21 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::corrcoef, corrcoef_math, all},
       {O::bucketize, bucketize_math, all},
       {O::isin, isin_math, all},
+      // the scatter family beyond scatter/scatter_add (scatter_extra_composites.hpp)
+      {O::select_scatter, select_scatter_math, all},
+      {O::slice_scatter, slice_scatter_math, all},
+      {O::diagonal_scatter, diagonal_scatter_math, all},
+      {O::index_put, index_put_math, all},
+      {O::index_put_, index_put__math, all},
+      {O::masked_scatter, masked_scatter_math, all},
+      {O::masked_scatter_, masked_scatter__math, all},
+      {O::put, put_math, all},
+      {O::put_, put__math, all},
+      {O::scatter_reduce_, scatter_reduce__math, all},
+      {O::index_reduce, index_reduce_math, all},
+      {O::index_reduce_, index_reduce__math, all},
+      {O::as_strided, as_strided_math, all},  // a view (its gradient: scatter_extra_rules.cpp)
+      {O::as_strided_scatter, as_strided_scatter_math, all},
   };
   return table;
 }

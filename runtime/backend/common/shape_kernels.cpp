@@ -91,12 +91,12 @@ Tensors k_split_sizes(const ArgReader& a, const KernelContext&) {
   const int64_t dim = wrap_dim(a.i64(2), self.dim());
   int64_t total = 0;
   for (int64_t s : sizes) {
-    AMPS_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={}",
-               format_shape(sizes));
+    AMPS_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[{}]",
+               fmt::join(sizes, ", "));
     total += s;
   }
   AMPS_CHECK(total == self.size(dim), "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's "
-             "size at dimension {}), but got split_sizes={}", self.size(dim), dim, format_shape(sizes));
+             "size at dimension {}), but got split_sizes=[{}]", self.size(dim), dim, fmt::join(sizes, ", "));
   Tensors out;
   int64_t start = 0;
   for (int64_t s : sizes) {

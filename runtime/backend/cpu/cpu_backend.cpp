@@ -43,6 +43,7 @@ class CpuBackend final : public Backend {
     register_shape_kernels(table_);
     register_index_kernels(table_);
     register_scatter_kernels(table_);
+    register_scatter_reduce_kernels(table_);
     register_random_kernels(table_);
     register_matmul_kernels(table_);
     register_conv_kernels(table_);

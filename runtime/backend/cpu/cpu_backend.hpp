@@ -50,6 +50,7 @@ void register_grid_sampler_kernels(KernelTable& t);  // grid_sampler_2d/3d and b
 void register_shape_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
 void register_scatter_kernels(KernelTable& t);  // scatter(_), scatter_add(_) (scatter_kernels.cpp)
+void register_scatter_reduce_kernels(KernelTable& t);  // scatter_reduce (scatter_reduce_kernels.cpp)
 void register_random_kernels(KernelTable& t);
 void register_matmul_kernels(KernelTable& t);
 void register_conv_kernels(KernelTable& t);

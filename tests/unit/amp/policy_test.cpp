@@ -46,8 +46,8 @@ TEST(AmpPolicyTable, CudaListsArePyTorchsSharedLists) {
                "linalg_matrix_norm_str_ord"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::fp32_append_dtype), (V{"norm"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::promote),
-            (V{"atan2", "addcmul", "addcdiv", "scatter_add", "grid_sampler", "dot", "vdot", "cross", "bilinear",
-               "tensordot"}));
+            (V{"atan2", "addcmul", "addcdiv", "scatter_add", "grid_sampler", "index_put", "dot", "vdot", "cross",
+               "bilinear", "tensordot"}));
   EXPECT_EQ(names(DeviceType::cuda, Policy::banned), (V{"binary_cross_entropy"}));
   for (const char* op : {"exp", "log", "pow", "rsqrt", "layer_norm", "group_norm", "mse_loss", "nll_loss", "cdist",
                          "binary_cross_entropy_with_logits", "logsumexp", "softplus", "cosine_similarity", "tan", "sinh",

@@ -608,6 +608,57 @@ std::vector<Sample> samples() {
       {"scatter_value", O::scatter, [=](Rand& r) {
          return Args{T(r, {2, 4}), int64_t(1), Tensor::from_doubles({2, 0, 3, 1}, {2, 2}, DType::int64), T(r, {})};
        }},
+      // the scatter family beyond scatter/scatter_add (in-place forms reuse these); written positions are distinct
+      // unless accumulate, index ties with amax/amin improbable
+      {"select_scatter", O::select_scatter, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {4}), int64_t(0), int64_t(-1)}; }},
+      {"slice_scatter", O::slice_scatter, [=](Rand& r) {
+         return Args{T(r, {3, 5}), T(r, {3, 2}), int64_t(1), int64_t(1), none, int64_t(2)};
+       }},
+      {"diagonal_scatter", O::diagonal_scatter, [=](Rand& r) {
+         return Args{T(r, {3, 4}), T(r, {3}), int64_t(1), int64_t(0), int64_t(1)};
+       }},
+      {"index_put", O::index_put, [=](Rand& r) {
+         return Args{T(r, {4, 3}), std::vector<Tensor>{Tensor::from_doubles({2, 0}, {2}, DType::int64)}, T(r, {2, 3}), false};
+       }, {1}},  // the index list is not differentiated
+      {"index_put_accumulate", O::index_put, [=](Rand& r) {
+         return Args{T(r, {4, 3}), std::vector<Tensor>{Tensor::from_doubles({1, 1, 3}, {3}, DType::int64),
+                                           Tensor::from_doubles({0, 0, 2}, {3}, DType::int64)}, T(r, {3}), true};
+       }, {1}},
+      {"masked_scatter", O::masked_scatter, [=](Rand& r) {
+         return Args{T(r, {2, 3}), Tensor::from_doubles({1, 0, 1}, {3}, DType::bool_), T(r, {5})};
+       }},
+      {"put", O::put, [=](Rand& r) {
+         return Args{T(r, {3, 2}), Tensor::from_doubles({5, 0, -2}, {3}, DType::int64), T(r, {3}), false};
+       }},
+      {"put_accumulate", O::put, [=](Rand& r) {
+         return Args{T(r, {3, 2}), Tensor::from_doubles({1, 1, 4}, {3}, DType::int64), T(r, {3}), true};
+       }},
+      {"scatter_reduce_sum", O::scatter_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4}), "sum", true};
+       }},
+      {"scatter_reduce_mean", O::scatter_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4}), "mean", false};
+       }},
+      {"scatter_reduce_prod", O::scatter_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4}), "prod", true};
+       }},
+      {"scatter_reduce_amax", O::scatter_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(0), r.ints({2, 5}, 3), T(r, {2, 5}), "amax", true};
+       }},
+      {"scatter_reduce_amin", O::scatter_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(1), r.ints({3, 4}, 5), T(r, {3, 4}), "amin", false};
+       }},
+      {"index_reduce_mean", O::index_reduce, [=](Rand& r) {
+         return Args{T(r, {5, 3}), int64_t(0), Tensor::from_doubles({0, 4, 2, 0}, {4}, DType::int64), T(r, {4, 3}), "mean", true};
+       }},
+      {"index_reduce_amax", O::index_reduce, [=](Rand& r) {
+         return Args{T(r, {3, 5}), int64_t(1), Tensor::from_doubles({1, 3, 1}, {3}, DType::int64), T(r, {3, 3}), "amax", false};
+       }},
+      {"as_strided", O::as_strided, [=](Rand& r) { return Args{T(r, {6}), Dims{2, 2}, Dims{1, 2}, int64_t(1)}; }},
+      {"as_strided_overlapping", O::as_strided, [=](Rand& r) { return Args{T(r, {2, 3}), Dims{3, 2}, Dims{1, 1}, none}; }},
+      {"as_strided_scatter", O::as_strided_scatter, [=](Rand& r) {
+         return Args{T(r, {2, 3}), T(r, {2, 2}), Dims{2, 2}, Dims{1, 2}, int64_t(1)};
+       }},
       {"diagonal", O::diagonal, [=](Rand& r) { return Args{T(r, {3, 4, 5}), int64_t(1), int64_t(2), int64_t(0)}; }},
       {"diagonal_backward", O::diagonal_backward, [=](Rand& r) {
          return Args{T(r, {4, 3}), Dims{3, 4, 5}, int64_t(-1), int64_t(2), int64_t(0)};

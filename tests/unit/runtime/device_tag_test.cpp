@@ -164,6 +164,22 @@ void shape_family() {
   run(OpId::diag, {X({3}), int64_t(1)});
 }
 
+// The scatter family beyond scatter/scatter_add, on a [3, 4] xla tensor [a] and an index [idx] of dim 0's rows.
+void scatter_extra_family(const Tensor& a, const Tensor& idx) {
+  run(OpId::select_scatter, {a, X({4}), int64_t(0), int64_t(1)});
+  run(OpId::slice_scatter, {a, X({3, 2}), int64_t(1), int64_t(0), IValue(), int64_t(2)});
+  run(OpId::diagonal_scatter, {a, X({3}), int64_t(1), int64_t(0), int64_t(1)});
+  for (OpId op : {OpId::index_put, OpId::index_put_}) run(op, {a.clone(), std::vector<Tensor>{idx}, X({2, 4}), true});
+  const Tensor mask = Xv({1, 0, 1, 1}, {4}, DType::bool_);
+  for (OpId op : {OpId::masked_scatter, OpId::masked_scatter_}) run(op, {a.clone(), mask, X({12})});
+  for (OpId op : {OpId::put, OpId::put_}) run(op, {a.clone(), idx, X({2}), false});
+  const Tensor pos = Xv({0, 1, 2, 0, 2, 1, 0, 1}, {2, 4}, DType::int64);
+  for (OpId op : {OpId::scatter_reduce, OpId::scatter_reduce_}) run(op, {a.clone(), int64_t(0), pos, X({2, 4}), "amax", true});
+  for (OpId op : {OpId::index_reduce, OpId::index_reduce_}) run(op, {a.clone(), int64_t(0), idx, X({2, 4}), "mean", false});
+  run(OpId::as_strided, {a, Dims{2, 2}, Dims{1, 4}, int64_t(1)});
+  run(OpId::as_strided_scatter, {a, X({2, 2}), Dims{2, 2}, Dims{1, 4}, IValue()});
+}
+
 void indexing_family() {
   Tensor a = X({3, 4}), idx = Xv({2, 0}, {2}, DType::int64), w = X({5, 3});
   run(OpId::index_select, {a, int64_t(0), idx});
@@ -184,6 +200,7 @@ void indexing_family() {
   run(OpId::embedding, {idx, w});
   run(OpId::embedding, {Xv({4}, {}, DType::int64), w});
   run(OpId::one_hot, {idx});
+  scatter_extra_family(a, idx);
 }
 
 void factory_family() {
