@@ -104,10 +104,21 @@ Value f_backward(Interp& in, CallArgs& a) {
   return Value();
 }
 
-void install_module(Interp&, Module& m) {
+// The part of torch.autograd written in amps (stdlib/autograd_tools.amps: autograd.functional, gradcheck,
+// gradgradcheck, Variable), when the stdlib is installed. That module imports this one, which import_module has
+// cached before running this initialiser, so it sees grad and backward already.
+void attach_script_part(Interp& in, Module& m) {
+  if (!in.has_module("autograd_tools")) return;
+  Value tools = in.import_module({intern("autograd_tools")}, {});
+  for (const char* name : {"functional", "gradcheck", "gradgradcheck", "Variable"})
+    if (const Value* v = tools.as<Module>()->attrs.find(intern(name))) m.attrs[intern(name)] = *v;
+}
+
+void install_module(Interp& in, Module& m) {
   m.attrs[intern("Function")] = make_function_class();
   m.attrs[intern("grad")] = make<Native>("grad", f_grad);
   m.attrs[intern("backward")] = make<Native>("backward", f_backward);
+  attach_script_part(in, m);
 }
 
 }  // namespace

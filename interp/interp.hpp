@@ -94,6 +94,8 @@ class Interp {
   void def_global(std::string_view name, Value v);
   void def_native(std::string_view name, Native::Fn fn);
   void def_module(std::string name, ModuleInit init);
+  // Whether `import name` can succeed without a file (a built-in or registered script module).
+  bool has_module(const std::string& name) const { return module_inits_.count(name) || modules_.count(name); }
   Value import_module(const std::vector<Atom>& path, const Span& where);
   // Runs `text` as the body of module `mod` (see interp.cpp); throws AmpsError.
   void exec_module_source(Module& mod, const std::string& name, std::string text, const Span& where = {});

@@ -40,6 +40,8 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "optim_extra");  // Rprop, ASGD, SparseAdam (optim re-exports them)
   def_script_module(vm, "optim");
   def_script_module(vm, "data_extra");  // Dataset, IterableDataset, Sampler, DistributedSampler, ... (data re-exports them)
+  def_script_module(vm, "autograd_gradcheck");  // autograd.gradcheck / gradgradcheck (autograd_tools re-exports them)
+  def_script_module(vm, "autograd_tools");      // autograd.functional, gradcheck, Variable (the autograd module attaches them)
   def_script_module(vm, "dist");
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
   def_script_module(vm, "distributions");       // torch.distributions: Normal, Categorical, kl_divergence, ...
