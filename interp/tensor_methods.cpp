@@ -16,6 +16,9 @@ Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp
 void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compound_methods.cpp
+void add_predicate_methods(std::unordered_map<Atom, Value>& m);       // torch_predicates.cpp
+void add_histogram_method(std::unordered_map<Atom, Value>& m);        // torch_numeric.cpp
+void add_retired_linalg_methods(std::unordered_map<Atom, Value>& m);  // torch_aliases.cpp
 Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
@@ -129,6 +132,9 @@ const MethodMap& special_methods() {
     add(m, "requires_grad_", m_requires_grad_);
     add_autograd_methods(m);
     add_compound_methods(m);
+    add_predicate_methods(m);
+    add_histogram_method(m);
+    add_retired_linalg_methods(m);
     add(m, "is_floating_point", [](Interp&, CallArgs& a) { return Value(self_of(a).is_floating_point()); });
     add(m, "is_contiguous", [](Interp&, CallArgs& a) { return Value(self_of(a).is_contiguous()); });
     add(m, "__len__", [](Interp&, CallArgs& a) {
