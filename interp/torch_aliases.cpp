@@ -1,5 +1,6 @@
 // torch's top-level names for nn.functional's functions (torch.pixel_shuffle, torch.alpha_dropout, torch.celu_,
-// ...: the same functions, reached through `nn` on first use), torch.feature_dropout(_), and PyTorch 1.13's handling
+// ...: the same functions, reached through `nn` on first use; instance_norm and ctc_loss with ATen's argument
+// forms), torch.feature_dropout(_), and PyTorch 1.13's handling
 // of its retired linear-algebra names: symeig still works (deprecated, warning once), matrix_rank, lstsq, solve and
 // eig raise 1.13's removal errors.
 #include <fmt/format.h>
@@ -46,6 +47,34 @@ Native::Fn forward_to_functional(const Forward& f) {
     if (f.inplace) inner.kw.emplace_back(intern("inplace"), Value(true));
     return in.call(functional(in, f.target, a.span), inner);
   };
+}
+
+// torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+// cudnn_enabled): every argument required, in ATen's order; nn.functional.instance_norm with its keywords.
+Value b_instance_norm(Interp& in, CallArgs& a) {
+  ArgReader r(a, "instance_norm", {"input", "weight", "bias", "running_mean", "running_var", "use_input_stats",
+                                   "momentum", "eps", "cudnn_enabled"});
+  for (size_t i = 0; i < r.size(); ++i) r.required(i);
+  CallArgs inner{{r.get(0)}, {}, a.span};
+  const char* names[] = {"weight", "bias", "running_mean", "running_var", "use_input_stats", "momentum", "eps"};
+  for (size_t i = 0; i < 7; ++i) inner.kw.emplace_back(intern(names[i]), r.get(i + 1));
+  return in.call(functional(in, "instance_norm", a.span), inner);
+}
+
+// torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=, zero_infinity=False):
+// reduction as ATen's int (0 none, 1 mean, 2 sum); left out it gives the per-sample losses, as PyTorch 1.13's
+// binding does.
+Value b_ctc_loss(Interp& in, CallArgs& a) {
+  ArgReader r(a, "ctc_loss", {"log_probs", "targets", "input_lengths", "target_lengths", "blank", "reduction",
+                              "zero_infinity"});
+  const int64_t red = r.int_or(5, 0);
+  if (red < 0 || red > 2) Interp::fail("ValueError", fmt::format("{} is not a valid value for reduction", red), a.span);
+  const char* reductions[] = {"none", "mean", "sum"};
+  CallArgs inner{{r.required(0), r.required(1), r.required(2), r.required(3)}, {}, a.span};
+  inner.kw.emplace_back(intern("blank"), Value(r.int_or(4, 0)));
+  inner.kw.emplace_back(intern("reduction"), make_str(reductions[red]));
+  inner.kw.emplace_back(intern("zero_infinity"), Value(r.bool_or(6, false)));
+  return in.call(functional(in, "ctc_loss", a.span), inner);
 }
 
 template <class F>
@@ -117,6 +146,8 @@ Value b_symeig(Interp& in, CallArgs& a) {
 
 void install_torch_aliases(Interp& in) {
   for (const Forward& f : kForwards) in.def_native(f.name, forward_to_functional(f));
+  in.def_native("instance_norm", b_instance_norm);
+  in.def_native("ctc_loss", b_ctc_loss);
   in.def_native("feature_dropout", [](Interp& i, CallArgs& a) { return feature_dropout(i, a, false); });
   in.def_native("feature_dropout_", [](Interp& i, CallArgs& a) { return feature_dropout(i, a, true); });
   in.def_native("matrix_rank", removed("matrix_rank", true));

@@ -93,11 +93,24 @@ rt::Tensor bin_counts(const rt::Tensor& x, const rt::Tensor& edges, const rt::Te
   return rt::call_op(O::index_add, rt::zeros({nbins}, x.dtype(), x.device()), int64_t(0), safe, kept);
 }
 
+// The C++ element type's name, which PyTorch's histogram messages print ("float", "double").
+std::string_view c_type_name(rt::DType t) {
+  switch (t) {
+    case rt::DType::float64: return "double";
+    case rt::DType::float32: return "float";
+    case rt::DType::float16: return "c10::Half";
+    case rt::DType::bfloat16: return "c10::BFloat16";
+    case rt::DType::int64: return "long int";
+    case rt::DType::int32: return "int";
+    default: return "bool";
+  }
+}
+
 rt::Tensor histogram_edges(const rt::Tensor& x, const Value& bins, const Value& range, const Span& where) {
   if (const rt::Tensor* b = tensor_of(bins)) {
     AMPS_CHECK(b->dtype() == x.dtype(), "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
-               "but got input with dtype {} and bins for dimension 0 with dtype {}",
-               rt::common::torch_type_name(x.dtype()), rt::common::torch_type_name(b->dtype()));
+               "but got input with dtype {} and bins for dimension 0 with dtype {}", c_type_name(x.dtype()),
+               c_type_name(b->dtype()));
     AMPS_CHECK(b->dim() == 1 && b->numel() > 0, "torch.histogramdd: bins tensor should have one dimension and at "
                "least 1 entry, but got {} dimensions and {} entries", b->dim(), b->numel());
     return *b;

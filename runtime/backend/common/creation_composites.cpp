@@ -99,6 +99,15 @@ Tensor areas(const Tensor& y, const Tensor& dx, int64_t d) {
 // The Vandermonde columns' dtype: x's promoted with int64 (bool and int32 give int64).
 DType vander_dtype(DType t) { return promote(t, DType::int64); }
 
+// How many r-element combinations n elements have (with repetition: those of n + r - 1 elements), as a double.
+double combination_count(int64_t n, int64_t r, bool repeat) {
+  const int64_t m = repeat ? n + r - 1 : n;
+  if (r > m) return 0;
+  double count = 1;
+  for (int64_t i = 0; i < r; ++i) count = count * double(m - i) / double(i + 1);
+  return count;
+}
+
 // The r-element index tuples of n elements in itertools order (with_replacement: indices may repeat), flattened.
 void index_tuples(int64_t n, int64_t r, bool repeat, std::vector<int64_t>& cur, std::vector<double>& out) {
   if (int64_t(cur.size()) == r) {
@@ -155,6 +164,9 @@ Tensors combinations_math(Args& args) {
   AMPS_CHECK(x.dim() == 1, "Expect a 1D vector, but got shape {}", list_shape(x.sizes()));
   AMPS_CHECK(r >= 0, "Expect a non-negative number, but got {}", r);
   if (r == 0) return {Tensor::empty({0}, x.dtype(), x.device())};
+  const double rows_wanted = combination_count(x.size(0), r, a.boolean(2));
+  AMPS_CHECK(rows_wanted * double(r) <= 1e9, "combinations: {} combinations of {} elements would not fit in memory",
+             rows_wanted, r);
   std::vector<int64_t> cur;
   std::vector<double> flat;
   index_tuples(x.size(0), r, a.boolean(2), cur, flat);

@@ -35,10 +35,10 @@ Tensors overwrite(const Tensor& t, const Tensor& values) {
   return {t};
 }
 
-// Draws of mean + std * N(0, 1) of the broadcast shape, in [dt].
-Tensor normal_draws(const Tensor& mean, const Tensor& std, DType dt) {
-  const Dims shape = broadcast_shapes(mean.sizes(), std.sizes(), "normal");
-  const Tensor eps = randn(shape, dt, mean.device());
+// Draws of mean + std * N(0, 1) of the broadcast shape, in [dt], on [dev].
+Tensor normal_draws(const Tensor& mean, const Tensor& std, DType dt, Device dev) {
+  const Dims shape = infer_size(mean.sizes(), std.sizes());
+  const Tensor eps = randn(shape, dt, dev);
   return add(mean.to(dt), mul(std.to(dt), eps));
 }
 
@@ -59,6 +59,9 @@ int64_t random_top(DType dt) {
 // [t] filled with uniform integers in [from, to) (drawn as int64, converted to t's dtype).
 Tensors fill_integers(const Tensor& t, int64_t from, int64_t to) {
   AMPS_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from={} >= to={}", from, to);
+  int64_t width = 0;
+  AMPS_CHECK(!__builtin_sub_overflow(to, from, &width), "random_: the range [{}, {}) is wider than int64 can count",
+             from, to);
   return overwrite(t, randint(from, to, t.sizes(), DType::int64, t.device()));
 }
 
@@ -78,7 +81,7 @@ Tensors normal_tensor_tensor_math(Args& args) {
   check_floating(like, "normal_kernel");
   if (std_number) AMPS_CHECK(std.item<double>() >= 0, "normal expects std >= 0.0, but found std {}", std.item<double>());
   else AMPS_CHECK(!any(lt(std, Scalar(0.0))).item<bool>(), "normal expects all elements of std >= 0.0");
-  return {normal_draws(mean, std, like.dtype())};
+  return {normal_draws(mean, std, like.dtype(), like.device())};
 }
 
 // normal(mean, std=1.0) with a tensor mean and a number std.
@@ -88,7 +91,7 @@ Tensors normal_tensor_float_math(Args& args) {
   const double std = a.f64(1);
   check_floating(mean, "normal_kernel");
   AMPS_CHECK(std >= 0, "normal expects std >= 0.0, but found std {}", std);
-  return {normal_draws(mean, Tensor::scalar(Scalar(std), mean.dtype(), mean.device()), mean.dtype())};
+  return {normal_draws(mean, Tensor::scalar(Scalar(std), mean.dtype(), mean.device()), mean.dtype(), mean.device())};
 }
 
 // normal(mean, std, size, dtype=None, device=None, requires_grad=False): draws of the given size.

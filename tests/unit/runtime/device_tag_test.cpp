@@ -417,9 +417,10 @@ void util_family() {
   run(OpId::random__from, {a.clone(), int64_t(-2), int64_t(3)});
   for (OpId op : {OpId::cauchy_, OpId::exponential_, OpId::log_normal_}) run(op, {a.clone()});
   run(OpId::geometric_, {a.clone(), 0.5});
-  for (OpId op : {OpId::bartlett_window, OpId::blackman_window, OpId::hamming_window, OpId::hann_window,
-                  OpId::kaiser_window})
+  for (OpId op : {OpId::bartlett_window, OpId::blackman_window, OpId::hann_window})
     run(op, {int64_t(5), true, IValue(), kXla});
+  run(OpId::hamming_window, {int64_t(5), true, 0.54, 0.46, IValue(), kXla});
+  run(OpId::kaiser_window, {int64_t(5), true, 12.0, IValue(), kXla});
   run(OpId::scalar_tensor, {Scalar(2.5), IValue(), kXla});
   run(OpId::vander, {v});
   run(OpId::combinations, {v, int64_t(2)});
