@@ -2,6 +2,7 @@
 // util_composites.hpp).
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
 #include "runtime/arg_reader.hpp"
@@ -30,9 +31,18 @@ double hamming(int64_t n, int64_t N, const ArgReader& a) {
   return a.f64(2) - a.f64(3) * std::cos(2.0 * kPi * double(n) / double(N - 1));
 }
 double hann(int64_t n, int64_t N, const ArgReader&) { return 0.5 - 0.5 * std::cos(2.0 * kPi * double(n) / double(N - 1)); }
+// The modified Bessel function I0 (even in x; NaN for NaN, infinite where it overflows).
+double bessel_i0(double x) {
+  if (std::isnan(x)) return x;
+  try {
+    return std::cyl_bessel_i(0.0, std::abs(x));
+  } catch (const std::exception&) {
+    return INFINITY;
+  }
+}
 double kaiser(int64_t n, int64_t N, const ArgReader& a) {
   const double beta = a.f64(2), half = double(N - 1) / 2.0, r = (double(n) - half) / half;
-  return std::cyl_bessel_i(0.0, beta * std::sqrt(std::max(0.0, 1.0 - r * r))) / std::cyl_bessel_i(0.0, beta);
+  return bessel_i0(beta * std::sqrt(std::max(0.0, 1.0 - r * r))) / bessel_i0(beta);
 }
 
 // A window of window_length points (args: window_length, periodic, [the kind's parameters], dtype, device,
