@@ -17,7 +17,7 @@ void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const V
 void add_autograd_methods(std::unordered_map<Atom, Value>& m);  // autograd_binding.cpp
 void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compound_methods.cpp
 void add_predicate_methods(std::unordered_map<Atom, Value>& m);       // torch_predicates.cpp
-void add_histogram_method(std::unordered_map<Atom, Value>& m);        // torch_numeric.cpp
+void add_histogram_method(std::unordered_map<Atom, Value>& m);        // torch_histogram.cpp
 void add_retired_linalg_methods(std::unordered_map<Atom, Value>& m);  // torch_aliases.cpp
 Value grad_fn_value(const rt::Tensor& t);
 

@@ -1,5 +1,5 @@
-// torch.histogram, torch.gradient, torch.as_tensor and torch.asarray: composed of table ops (so they run on every
-// device and gradient() differentiates), with PyTorch 1.13's argument forms, results and errors.
+// torch.gradient, torch.as_tensor and torch.asarray: composed of table ops (so they run on every device and
+// gradient() differentiates), with PyTorch 1.13's argument forms, results and errors.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -49,106 +49,6 @@ rt::Tensor number(double v) {
   rt::Tensor t = rt::Tensor::scalar(rt::Scalar(v));
   t.impl()->is_wrapped_number = true;
   return t;
-}
-
-// ---- histogram
-
-const std::vector<std::string> kHistogramFields = {"hist", "bin_edges"};
-
-// The (leftmost, rightmost) edges for [bins] equal bins: range, else the data's (an empty input spans [0, 1], a
-// single value v spans [v - 0.5, v + 0.5]), as torch.histogram picks them.
-std::pair<double, double> outer_edges(const rt::Tensor& x, const Value& range, const Span& where) {
-  double lo = 0, hi = 0;
-  if (!range.is_undef() && !range.is_none()) {
-    const std::vector<Value>* r = range.is(ObjKind::Tuple) ? &range.as<Tuple>()->items
-                                  : range.is(ObjKind::List) ? &range.as<List>()->items : nullptr;
-    if (!r || r->size() != 2) Interp::fail("TypeError", "histogram(): range must be a pair of numbers (min, max)", where);
-    auto num = [&](const Value& v) { return v.is_float() ? v.as_float() : double(v.as_int()); };
-    lo = num((*r)[0]), hi = num((*r)[1]);
-  } else if (x.numel() > 0) {
-    lo = rt::min(x).item().to_double(), hi = rt::max(x).item().to_double();
-  }
-  AMPS_CHECK(lo <= hi || std::isnan(lo) || std::isnan(hi), "torch.histogramdd: min should not exceed max, but got min "
-             "{} max {} for dimension 0", lo, hi);
-  AMPS_CHECK(std::isfinite(lo) && std::isfinite(hi), "torch.histogramdd: dimension 0's range [{}, {}] is not finite",
-             lo, hi);
-  if (x.numel() == 0 && lo == hi && (range.is_undef() || range.is_none())) hi = 1;
-  else if (lo == hi) lo -= 0.5, hi += 0.5;
-  return {lo, hi};
-}
-
-// Per bin of the sorted [edges], the summed weight of the elements of [x] it holds (the last bin includes its right
-// edge; values outside the edges and NaNs count nowhere).
-rt::Tensor bin_counts(const rt::Tensor& x, const rt::Tensor& edges, const rt::Tensor& weight) {
-  const int64_t nbins = edges.size(0) - 1;
-  const rt::Tensor flat = x.reshape({-1});
-  const rt::Tensor w = weight.defined() ? weight.reshape({-1}) : rt::ones_like(flat);
-  rt::Tensor idx = rt::dispatch(O::searchsorted, {edges, flat, false, true, rt::IValue(), rt::IValue()})[0] -
-                   rt::Scalar(int64_t(1));
-  const rt::Tensor last = edges.select(0, nbins);
-  idx = rt::where(rt::eq(flat, last), rt::full({}, rt::Scalar(nbins - 1), rt::DType::int64, x.device()), idx);
-  const rt::Tensor inside = rt::call_op(O::logical_and, rt::ge(flat, edges.select(0, 0)), rt::le(flat, last));
-  const rt::Tensor kept = rt::where(inside, w, rt::zeros({}, w.dtype(), w.device()));
-  const rt::Tensor safe = rt::clamp(idx, rt::Scalar(int64_t(0)), rt::Scalar(nbins - 1));
-  return rt::call_op(O::index_add, rt::zeros({nbins}, x.dtype(), x.device()), int64_t(0), safe, kept);
-}
-
-// The C++ element type's name, which PyTorch's histogram messages print ("float", "double").
-std::string_view c_type_name(rt::DType t) {
-  switch (t) {
-    case rt::DType::float64: return "double";
-    case rt::DType::float32: return "float";
-    case rt::DType::float16: return "c10::Half";
-    case rt::DType::bfloat16: return "c10::BFloat16";
-    case rt::DType::int64: return "long int";
-    case rt::DType::int32: return "int";
-    default: return "bool";
-  }
-}
-
-rt::Tensor histogram_edges(const rt::Tensor& x, const Value& bins, const Value& range, const Span& where) {
-  if (const rt::Tensor* b = tensor_of(bins)) {
-    AMPS_CHECK(b->dtype() == x.dtype(), "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
-               "but got input with dtype {} and bins for dimension 0 with dtype {}", c_type_name(x.dtype()),
-               c_type_name(b->dtype()));
-    AMPS_CHECK(b->dim() == 1 && b->numel() > 0, "torch.histogramdd: bins tensor should have one dimension and at "
-               "least 1 entry, but got {} dimensions and {} entries", b->dim(), b->numel());
-    return *b;
-  }
-  if (!bins.is_int()) Interp::fail("TypeError", "histogram(): bins must be an int or a 1-D tensor of bin edges", where);
-  AMPS_CHECK(bins.as_int() > 0, "torch.histogram(): bins must be > 0, but got {} for dimension 0", bins.as_int());
-  const auto [lo, hi] = outer_edges(x, range, where);
-  return rt::dispatch(O::linspace, {rt::Scalar(lo), rt::Scalar(hi), bins.as_int() + 1, x.dtype(), x.device(), false})[0];
-}
-
-// histogram(input, bins=100, *, range=None, weight=None, density=False) -> (hist, bin_edges).
-Value b_histogram(Interp&, CallArgs& a) {
-  check_keywords(a, "histogram", {"input", "bins", "range", "weight", "density"});
-  if (a.pos.size() > 2) Interp::fail("TypeError", "histogram() takes 2 positional arguments (range, weight and density "
-                                     "are keyword-only)", a.span);
-  const Value input = a.pos.empty() ? keyword(a, "input") : a.pos[0];
-  const rt::Tensor* x = tensor_of(input);
-  if (!x) Interp::fail("TypeError", "histogram(): argument 'input' must be Tensor", a.span);
-  Value bins = a.pos.size() > 1 ? a.pos[1] : keyword(a, "bins");
-  if (bins.is_undef()) bins = Value(int64_t(100));
-  return guarded(a.span, [&] {
-    AMPS_CHECK(x->is_floating_point(), "\"histogramdd\" not implemented for '{}'",
-               rt::common::torch_type_name(x->dtype()));
-    const Value wv = keyword(a, "weight"), density = keyword(a, "density");
-    const rt::Tensor* w = wv.is_undef() || wv.is_none() ? nullptr : tensor_of(wv);
-    AMPS_CHECK(!w || w->sizes() == x->sizes(), "torch.histogramdd: if weight tensor is provided it should have the "
-               "same shape as the input tensor excluding its innermost dimension, but got input with shape {} and "
-               "weight with shape {}", rt::common::list_shape(x->sizes()), rt::common::list_shape(w->sizes()));
-    const rt::Tensor edges = histogram_edges(*x, bins, keyword(a, "range"), a.span);
-    rt::Tensor hist = bin_counts(*x, edges, w ? *w : rt::Tensor());
-    if (!density.is_undef() && density.is_bool() && density.as_bool()) {
-      const rt::Tensor widths = edges.slice(0, 1, std::nullopt) - edges.slice(0, 0, -1);
-      hist = hist / (rt::sum(hist) * widths);
-    }
-    Value r = make_tuple({wrap(hist), wrap(edges)});
-    r.as<Tuple>()->field_names = &kHistogramFields;
-    return r;
-  });
 }
 
 // ---- gradient
@@ -304,13 +204,9 @@ Value b_asarray(Interp& in, CallArgs& a) {
 }  // namespace
 
 void install_torch_numeric(Interp& in) {
-  in.def_native("histogram", b_histogram);
   in.def_native("gradient", b_gradient);
   in.def_native("as_tensor", b_as_tensor);
   in.def_native("asarray", b_asarray);
 }
-
-// x.histogram(bins, *, range=None, weight=None, density=False).
-void add_histogram_method(std::unordered_map<Atom, Value>& m) { m[intern("histogram")] = make<Native>("histogram", b_histogram); }
 
 }  // namespace amps::interp

@@ -210,6 +210,10 @@ void install_torch_predicates(Interp& in) {
     ArgReader r(a, "is_tensor", {"obj"});
     return Value(tensor_of(r.required(0)) != nullptr);
   });
+  in.def_native("is_inference_mode_enabled", [](Interp&, CallArgs& a) {  // amps has no inference mode
+    ArgReader r(a, "is_inference_mode_enabled", {});
+    return Value(false);
+  });
   in.def_native("result_type", b_result_type);
   in.def_native("promote_types", b_promote_types);
   in.def_native("can_cast", b_can_cast);
