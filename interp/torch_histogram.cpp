@@ -54,7 +54,11 @@ std::pair<double, double> outer_edges(const rt::Tensor& x, const Value& range, c
     const std::vector<Value>* r = range.is(ObjKind::Tuple) ? &range.as<Tuple>()->items
                                   : range.is(ObjKind::List) ? &range.as<List>()->items : nullptr;
     if (!r || r->size() != 2) Interp::fail("TypeError", "histogram(): range must be a pair of numbers (min, max)", where);
-    auto num = [&](const Value& v) { return v.is_float() ? v.as_float() : double(v.as_int()); };
+    auto num = [&](const Value& v) {
+      if (!v.is_float() && !v.is_int() && !v.is_bool())
+        Interp::fail("TypeError", fmt::format("histogram(): range must hold numbers, not {}", type_name(v)), where);
+      return v.is_float() ? v.as_float() : double(v.as_int());
+    };
     lo = num((*r)[0]), hi = num((*r)[1]);
   } else if (x.numel() > 0) {
     lo = rt::min(x).item().to_double(), hi = rt::max(x).item().to_double();
@@ -168,6 +172,41 @@ rt::Tensor dd_edges(const rt::Tensor& column, const Value& bins, size_t d, const
   return histogram_edges(column, spec, pair, where);
 }
 
+// The weighted counts of histogramdd's points in the D-dimensional grid of bins; [edges] receives each dim's edges.
+rt::Tensor dd_counts(const rt::Tensor& x, const Value& bins, const Value& range, const Value& wv,
+                     std::vector<Value>& edges, const Span& where) {
+  const int64_t D = x.size(-1);
+  const rt::Tensor points = x.reshape({-1, D});
+  rt::Dims sizes;
+  rt::Tensor linear = rt::zeros({points.size(0)}, rt::DType::int64, x.device());
+  rt::Tensor inside = rt::ones({points.size(0)}, rt::DType::bool_, x.device());
+  for (int64_t d = 0; d < D; ++d) {  // the bin's row-major index in the grid, and whether every coordinate is inside
+    const rt::Tensor column = points.select(1, d).contiguous();
+    const rt::Tensor e = dd_edges(column, bins, size_t(d), range, where);
+    const auto [index, in] = bin_index(column, e);
+    linear = linear * rt::Scalar(e.size(0) - 1) + index;
+    inside = rt::call_op(O::logical_and, inside, in);
+    sizes.push_back(e.size(0) - 1);
+    edges.push_back(wrap(e));
+  }
+  int64_t total = 1;
+  for (int64_t s : sizes) total *= s;
+  const rt::Tensor* w = wv.is_undef() || wv.is_none() ? nullptr : tensor_of(wv);
+  return weighted_counts(linear, inside, w ? *w : rt::Tensor(), total, x.dtype()).reshape(sizes);
+}
+
+// [hist] as a density: divided by its total and by each bin's volume (the product of its widths).
+rt::Tensor dd_density(const rt::Tensor& hist, const std::vector<Value>& edges) {
+  rt::Tensor volume = rt::ones({}, hist.dtype(), hist.device());
+  for (size_t d = 0; d < edges.size(); ++d) {
+    const rt::Tensor& e = *tensor_of(edges[d]);
+    rt::Dims shape(edges.size(), 1);
+    shape[d] = -1;
+    volume = volume * (e.slice(0, 1, std::nullopt) - e.slice(0, 0, -1)).reshape(shape);
+  }
+  return hist / (rt::sum(hist) * volume);
+}
+
 // histogramdd(input, bins, *, range=None, weight=None, density=False) -> (hist, bin_edges): input's last dim holds
 // the D coordinates of each point; bins an int, D ints or D edge tensors; range 2 * D numbers (min, max per dim).
 Value b_histogramdd(Interp&, CallArgs& a) {
@@ -187,36 +226,13 @@ Value b_histogramdd(Interp&, CallArgs& a) {
       Interp::fail("TypeError", fmt::format("histogramdd(): bins must be an int or a sequence of {} ints or tensors",
                                             D), a.span);
     const std::vector<Value>* r = range.is_undef() || range.is_none() ? nullptr : items_of(range);
+    if (!r && !range.is_undef() && !range.is_none())
+      Interp::fail("TypeError", "histogramdd(): range must be a sequence of 2 * D numbers", a.span);
     AMPS_CHECK(!r || int64_t(r->size()) == 2 * D, "torch.histogramdd: for a {}-dimensional histogram range should "
                "have {} elements, but got {}", D, 2 * D, r ? r->size() : 0);
-    const rt::Tensor points = x->reshape({-1, D});
     std::vector<Value> edges;
-    rt::Dims sizes;
-    rt::Tensor linear = rt::zeros({points.size(0)}, rt::DType::int64, x->device());
-    rt::Tensor inside = rt::ones({points.size(0)}, rt::DType::bool_, x->device());
-    for (int64_t d = 0; d < D; ++d) {
-      const rt::Tensor column = points.select(1, d).contiguous();
-      const rt::Tensor e = dd_edges(column, bins, size_t(d), range, a.span);
-      const auto [index, in] = bin_index(column, e);
-      linear = linear * rt::Scalar(e.size(0) - 1) + index;
-      inside = rt::call_op(O::logical_and, inside, in);
-      sizes.push_back(e.size(0) - 1);
-      edges.push_back(wrap(e));
-    }
-    int64_t total = 1;
-    for (int64_t s : sizes) total *= s;
-    const rt::Tensor* w = wv.is_undef() || wv.is_none() ? nullptr : tensor_of(wv);
-    rt::Tensor hist = weighted_counts(linear, inside, w ? *w : rt::Tensor(), total, x->dtype()).reshape(sizes);
-    if (density.is_bool() && density.as_bool()) {
-      rt::Tensor volume = rt::ones({}, x->dtype(), x->device());
-      for (int64_t d = 0; d < D; ++d) {
-        const rt::Tensor& e = *tensor_of(edges[size_t(d)]);
-        rt::Dims shape(size_t(D), 1);
-        shape[size_t(d)] = -1;
-        volume = volume * (e.slice(0, 1, std::nullopt) - e.slice(0, 0, -1)).reshape(shape);
-      }
-      hist = hist / (rt::sum(hist) * volume);
-    }
+    rt::Tensor hist = dd_counts(*x, bins, range, wv, edges, a.span);
+    if (density.is_bool() && density.as_bool()) hist = dd_density(hist, edges);
     Value result = make_tuple({wrap(hist), make_tuple(std::move(edges))});
     result.as<Tuple>()->field_names = &kHistogramddFields;
     return result;

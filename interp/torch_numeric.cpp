@@ -113,7 +113,10 @@ std::vector<int64_t> gradient_dims(const rt::Tensor& f, const Value& dim, const 
     const std::vector<Value>* ds = dim.is(ObjKind::List) ? &dim.as<List>()->items
                                    : dim.is(ObjKind::Tuple) ? &dim.as<Tuple>()->items : nullptr;
     if (!ds) Interp::fail("TypeError", "gradient(): dim must be an int or a sequence of ints", where);
-    for (const Value& d : *ds) dims.push_back(rt::wrap_dim(d.as_int(), f.dim()));
+    for (const Value& d : *ds) {
+      if (!d.is_int()) Interp::fail("TypeError", "gradient(): dim must be an int or a sequence of ints", where);
+      dims.push_back(rt::wrap_dim(d.as_int(), f.dim()));
+    }
   }
   return dims;
 }
@@ -145,6 +148,7 @@ Value b_gradient(Interp&, CallArgs& a) {
   const rt::Tensor* f = tensor_of(a.pos[0]);
   if (!f) Interp::fail("TypeError", "gradient(): argument 'input' must be Tensor", a.span);
   const Value dim = keyword(a, "dim"), eo = keyword(a, "edge_order");
+  if (!eo.is_undef() && !eo.is_int()) Interp::fail("TypeError", "gradient(): edge_order must be an int", a.span);
   const int64_t order = eo.is_undef() ? 1 : eo.as_int();
   return guarded(a.span, [&] {
     const std::vector<int64_t> dims = gradient_dims(*f, dim, a.span);
@@ -157,6 +161,8 @@ Value b_gradient(Interp&, CallArgs& a) {
                  "edge_order+1");
       const Value& s = spacing[i];
       if (const rt::Tensor* x = tensor_of(s)) out.push_back(wrap(coordinate_gradient(*f, dims[i], *x, order)));
+      else if (!s.is_int() && !s.is_float())
+        Interp::fail("TypeError", "gradient(): spacing must hold numbers or 1-D coordinate tensors", a.span);
       else out.push_back(wrap(even_gradient(*f, dims[i], s.is_float() ? s.as_float() : double(s.as_int()), order)));
     }
     return make_tuple(std::move(out));
