@@ -29,9 +29,11 @@ TEST_F(Cuda, UtilCreationMatchesTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::cumulative_trapezoid, {y, x}, 5));
     EXPECT_TRUE(same_on_cuda(OpId::cumulative_trapezoid_dx, {y, Scalar(2.0)}, 5));
   }
-  for (OpId op : {OpId::hann_window, OpId::kaiser_window}) {
+  const std::vector<std::pair<OpId, Args>> windows = {{OpId::hann_window, {int64_t(7), true, IValue(), kCuda}},
+                                                      {OpId::kaiser_window, {int64_t(7), true, 12.0, IValue(), kCuda}}};
+  for (const auto& [op, args] : windows) {
     const Tensor cpu = dispatch(op, {int64_t(7)})[0];
-    const Tensor gpu = dispatch(op, {int64_t(7), true, IValue(), kCuda})[0];
+    const Tensor gpu = dispatch(op, Args(args))[0];
     EXPECT_EQ(gpu.device(), kCuda);
     EXPECT_TRUE(test::all_close(gpu.to(Device::cpu()), cpu, 0, 0));
   }
