@@ -580,6 +580,33 @@ void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
   def(m, "clear_autocast_cache", [st](Interp&, CallArgs&) { return st->layer->clear_cache(), Value(); });
 }
 
+// torch's top-level autocast queries of PyTorch 1.13 (is_autocast_enabled() asks about CUDA), reading the state the
+// `autocast dev<dtype> { }` blocks set, as amp.is_autocast_enabled(device_type) does. Their set_* twins are left out:
+// autocast state changes only through the block syntax, which restores it on every exit.
+void install_autocast_queries(Interp& in, std::shared_ptr<AmpState> st) {
+  auto enabled = [st](DeviceType d) { return Value(st->layer->state(d).enabled); };
+  in.def_native("is_autocast_enabled", [enabled](Interp&, CallArgs& a) {
+    ArgReader r(a, "is_autocast_enabled", {});
+    return enabled(DeviceType::cuda);
+  });
+  in.def_native("is_autocast_cpu_enabled", [enabled](Interp&, CallArgs& a) {
+    ArgReader r(a, "is_autocast_cpu_enabled", {});
+    return enabled(DeviceType::cpu);
+  });
+  in.def_native("get_autocast_gpu_dtype", [st](Interp&, CallArgs& a) {
+    ArgReader r(a, "get_autocast_gpu_dtype", {});
+    return wrap_dtype(st->layer->state(DeviceType::cuda).dtype);
+  });
+  in.def_native("get_autocast_cpu_dtype", [st](Interp&, CallArgs& a) {
+    ArgReader r(a, "get_autocast_cpu_dtype", {});
+    return wrap_dtype(st->layer->state(DeviceType::cpu).dtype);
+  });
+  in.def_native("is_autocast_cache_enabled", [st](Interp&, CallArgs& a) {
+    ArgReader r(a, "is_autocast_cache_enabled", {});
+    return Value(st->layer->cache_enabled());
+  });
+}
+
 void install_tracing(Interp& in, amp::AutocastLayer& layer) {
   layer.set_site_provider([&in] { return uint64_t(reinterpret_cast<uintptr_t>(in.current_stmt())); });
   layer.set_trace([&in](const amp::CastDecision& d) {
@@ -602,6 +629,7 @@ void install_amp_builtins(Interp& in) {
   in.def_native("GradScaler", [st](Interp& i, CallArgs& a) { return b_grad_scaler(i, st, a); });
   in.checkpoint_loaded = [st](Interp& i, const std::string& path, const Value& v) { note_checkpoint(*st, i, path, v); };
   in.def_module("amp", [st](Interp& i, Module& m) { init_amp_module(i, m, st); });
+  install_autocast_queries(in, st);
 }
 
 }  // namespace amps::interp

@@ -19,6 +19,10 @@ Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span
 void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where);
 Value tensor_method(Interp& in, const Value& self, Atom name);
 void install_view_builtins(Interp& in);  // tensor_view_methods.cpp
+void install_torch_predicates(Interp& in);  // torch_predicates.cpp
+void install_torch_numeric(Interp& in);     // torch_numeric.cpp
+void install_torch_histograms(Interp& in);  // torch_histogram.cpp
+void install_torch_aliases(Interp& in);     // torch_aliases.cpp
 
 namespace {
 
@@ -41,7 +45,7 @@ constexpr std::pair<std::string_view, std::string_view> kOpAliases[] = {
     {"subtract", "sub"}, {"subtract_", "sub_"}, {"divide", "div"}, {"divide_", "div_"}, {"true_divide", "div"},
     {"greater", "gt"}, {"greater_equal", "ge"}, {"less", "lt"}, {"less_equal", "le"}, {"not_equal", "ne"},
     {"fix", "trunc"}, {"sgn", "sign"}, {"swapaxes", "transpose"}, {"swapdims", "transpose"}, {"concat", "cat"},
-    {"concatenate", "cat"}, {"ger", "outer"}};
+    {"concatenate", "cat"}, {"ger", "outer"}, {"trapz", "trapezoid"}};
 
 void add_aliases(std::map<std::string, std::vector<rt::OpId>>& table) {
   for (auto [alias, target] : kOpAliases) {
@@ -380,6 +384,10 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("unique_consecutive", b_unique_consecutive);
   in.def_native("lu", b_lu);
   install_view_builtins(in);
+  install_torch_predicates(in);
+  install_torch_numeric(in);
+  install_torch_histograms(in);
+  install_torch_aliases(in);
   install_dtypes_and_devices(in);
 }
 

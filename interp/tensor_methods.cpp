@@ -19,6 +19,9 @@ void add_compound_methods(std::unordered_map<Atom, Value>& m);  // tensor_compou
 void add_view_methods(std::unordered_map<Atom, Value>& m);      // tensor_view_methods.cpp
 Value tensor_mH(const rt::Tensor& t);                           // tensor_view_methods.cpp
 Value tensor_H(const rt::Tensor& t);                            // tensor_view_methods.cpp
+void add_predicate_methods(std::unordered_map<Atom, Value>& m);       // torch_predicates.cpp
+void add_histogram_method(std::unordered_map<Atom, Value>& m);        // torch_histogram.cpp
+void add_retired_linalg_methods(std::unordered_map<Atom, Value>& m);  // torch_aliases.cpp
 Value grad_fn_value(const rt::Tensor& t);
 
 namespace {
@@ -133,6 +136,9 @@ const MethodMap& special_methods() {
     add_autograd_methods(m);
     add_compound_methods(m);
     add_view_methods(m);
+    add_predicate_methods(m);
+    add_histogram_method(m);
+    add_retired_linalg_methods(m);
     add(m, "is_floating_point", [](Interp&, CallArgs& a) { return Value(self_of(a).is_floating_point()); });
     add(m, "is_contiguous", [](Interp&, CallArgs& a) { return Value(self_of(a).is_contiguous()); });
     add(m, "__len__", [](Interp&, CallArgs& a) {

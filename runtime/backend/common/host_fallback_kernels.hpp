@@ -20,7 +20,8 @@ Tensors k_on_host(const ArgReader& a, const KernelContext& kc);
 // The linalg ops registered by register_host_fallback_kernels, every float dtype.
 inline constexpr OpId kHostFallbackOps[] = {OpId::cholesky, OpId::inverse, OpId::qr, OpId::svd, OpId::linalg_det,
                                            OpId::linalg_slogdet, OpId::linalg_solve, OpId::linalg_solve_triangular,
-                                           OpId::linalg_eigh, OpId::linalg_lu_factor_ex, OpId::linalg_matrix_exp};
+                                           OpId::linalg_eigh, OpId::linalg_lu_factor_ex, OpId::linalg_matrix_exp,
+                                           OpId::poisson, OpId::binomial};
 
 // The ops without a device kernel whose CPU kernel serves every dtype: the running extremes, the binary search and
 // the grid samplers (which raise PyTorch's not-implemented errors for integer inputs themselves).

@@ -27,6 +27,7 @@
 #include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/common/statistics_composites.hpp"
 #include "runtime/backend/common/upsample_composites.hpp"
+#include "runtime/backend/common/util_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -399,6 +400,35 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::index_reduce_, index_reduce__math, all},
       {O::as_strided, as_strided_math, all},  // a view (its gradient: scatter_extra_rules.cpp)
       {O::as_strided_scatter, as_strided_scatter_math, all},
+      // PyTorch's torch-namespace reductions, draws and creation functions (util_composites.hpp)
+      {O::msort, msort_math, all},
+      {O::mode, mode_math, all},
+      {O::nanmedian, nanmedian_math, all},
+      {O::nanmedian_dim, nanmedian_dim_math, all},
+      {O::normal_tensor_tensor, normal_tensor_tensor_math, all},
+      {O::normal_tensor_float, normal_tensor_float_math, all},
+      {O::normal_float_float, normal_float_float_math, all},
+      {O::randint_like, randint_like_math, all},
+      {O::randint_like_low, randint_like_math, all},
+      {O::random_, random__math, all},
+      {O::random__to, random__to_math, all},
+      {O::random__from, random__from_math, all},
+      {O::cauchy_, cauchy__math, all},
+      {O::exponential_, exponential__math, all},
+      {O::geometric_, geometric__math, all},
+      {O::log_normal_, log_normal__math, all},
+      {O::bartlett_window, bartlett_window_math, all},
+      {O::blackman_window, blackman_window_math, all},
+      {O::hamming_window, hamming_window_math, all},
+      {O::hann_window, hann_window_math, all},
+      {O::kaiser_window, kaiser_window_math, all},
+      {O::scalar_tensor, scalar_tensor_math, all},
+      {O::vander, vander_math, all},
+      {O::combinations, combinations_math, all},
+      {O::trapezoid, trapezoid_math, all},
+      {O::trapezoid_dx, trapezoid_dx_math, all},
+      {O::cumulative_trapezoid, cumulative_trapezoid_math, all},
+      {O::cumulative_trapezoid_dx, cumulative_trapezoid_dx_math, all},
   };
   return table;
 }

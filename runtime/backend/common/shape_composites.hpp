@@ -14,6 +14,8 @@ namespace amps::rt::common {
 std::string_view torch_type_name(DType t);
 // [sizes] as PyTorch prints a shape in some messages: "[2, 3]".
 std::string list_shape(const Dims& sizes);
+// The broadcast of shapes [a] and [b], with PyTorch's infer_size error ("The size of tensor a (2) must match ...").
+Dims infer_size(const Dims& a, const Dims& b);
 
 // Each takes the op's complete, schema-ordered arguments.
 template <int64_t N> Tensors atleast_math(Args& args);

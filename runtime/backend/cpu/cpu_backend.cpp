@@ -45,6 +45,7 @@ class CpuBackend final : public Backend {
     register_scatter_kernels(table_);
     register_scatter_reduce_kernels(table_);
     register_random_kernels(table_);
+    register_sampling_kernels(table_);
     register_matmul_kernels(table_);
     register_conv_kernels(table_);
     register_pool_kernels(table_);

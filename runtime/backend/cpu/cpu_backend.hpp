@@ -52,6 +52,7 @@ void register_index_kernels(KernelTable& t);
 void register_scatter_kernels(KernelTable& t);  // scatter(_), scatter_add(_) (scatter_kernels.cpp)
 void register_scatter_reduce_kernels(KernelTable& t);  // scatter_reduce (scatter_reduce_kernels.cpp)
 void register_random_kernels(KernelTable& t);
+void register_sampling_kernels(KernelTable& t);  // poisson, binomial (sampling_kernels.cpp)
 void register_matmul_kernels(KernelTable& t);
 void register_conv_kernels(KernelTable& t);
 void register_pool_kernels(KernelTable& t);

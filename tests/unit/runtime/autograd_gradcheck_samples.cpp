@@ -709,6 +709,7 @@ std::vector<Sample> samples() {
                      Dims{1, 0}, int64_t(1)};
        }},
   };
+  for (Sample& s : util_samples()) v.push_back(std::move(s));
   return v;
 }
 

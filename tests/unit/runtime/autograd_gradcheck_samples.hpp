@@ -27,5 +27,7 @@ inline std::ostream& operator<<(std::ostream& os, const Sample& s) { return os <
 
 // Every sample; an op without a gradient is listed in the test's kNotDifferentiable instead.
 std::vector<Sample> samples();
+// Those of the torch-namespace reductions, samplers and creation functions (autograd_gradcheck_samples_util.cpp).
+std::vector<Sample> util_samples();
 
 }  // namespace amps::rt::gradcheck

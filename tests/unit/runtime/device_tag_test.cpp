@@ -417,6 +417,36 @@ void shape_stats_family() {
   run(OpId::isin, {a, v});
 }
 
+// The torch-namespace reductions, samplers and creation functions (util_composites.hpp).
+void util_family() {
+  Tensor a = X({3, 4}), v = X({4}), rates = run_one(OpId::abs, {a});
+  for (OpId op : {OpId::msort, OpId::nanmedian, OpId::poisson}) run(op, {op == OpId::poisson ? rates : a});
+  run(OpId::mode, {Xv({1, 2, 2, 3, 3, 3}, {2, 3}), int64_t(1), false});
+  run(OpId::nanmedian_dim, {a, int64_t(0), false});
+  run(OpId::binomial, {Xv({5, 10}, {2}), Xv({0.5, 0.25}, {2})});
+  run(OpId::normal_tensor_tensor, {a, rates});
+  run(OpId::normal_tensor_float, {a, 2.0});
+  run(OpId::normal_float_float, {0.0, 1.0, Dims{2, 2}, IValue(), kXla});
+  run(OpId::randint_like, {a, int64_t(5)});
+  run(OpId::randint_like_low, {a, int64_t(2), int64_t(5)});
+  run(OpId::random_, {a.clone()});
+  run(OpId::random__to, {a.clone(), int64_t(4)});
+  run(OpId::random__from, {a.clone(), int64_t(-2), int64_t(3)});
+  for (OpId op : {OpId::cauchy_, OpId::exponential_, OpId::log_normal_}) run(op, {a.clone()});
+  run(OpId::geometric_, {a.clone(), 0.5});
+  for (OpId op : {OpId::bartlett_window, OpId::blackman_window, OpId::hann_window})
+    run(op, {int64_t(5), true, IValue(), kXla});
+  run(OpId::hamming_window, {int64_t(5), true, 0.54, 0.46, IValue(), kXla});
+  run(OpId::kaiser_window, {int64_t(5), true, 12.0, IValue(), kXla});
+  run(OpId::scalar_tensor, {Scalar(2.5), IValue(), kXla});
+  run(OpId::vander, {v});
+  run(OpId::combinations, {v, int64_t(2)});
+  run(OpId::trapezoid, {a, v});
+  run(OpId::trapezoid_dx, {a, Scalar(0.5)});
+  run(OpId::cumulative_trapezoid, {a, v});
+  run(OpId::cumulative_trapezoid_dx, {a, Scalar(0.5)});
+}
+
 // The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
 void optimizer_family() {
   std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
@@ -428,7 +458,8 @@ void optimizer_family() {
 
 void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
                                factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
-                               linalg_family, composite_family, shape_stats_family, optimizer_family};
+                               linalg_family, composite_family, shape_stats_family, optimizer_family,
+                               util_family};
 
 // Runs [family] under a DeviceProbe and returns the probe.
 std::shared_ptr<DeviceProbe> probe(void (*family)()) {
