@@ -7,6 +7,7 @@
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/rules.hpp"
 #include "runtime/autograd/view_inplace.hpp"
+#include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -91,6 +92,15 @@ void check_inplace_targets(const IValue& v) {
   if (v.is_tensor()) check_inplace_target(v.tensor());
   if (v.kind() == IValue::Kind::tensor_list)
     for (const Tensor& t : v.tensors()) check_inplace_target(t);
+}
+
+// An in-place op without a gradient (eq_, bitwise_and_, ...) would leave input's history in place although its
+// values no longer derive from it: refused while input requires grad.
+void check_no_gradient_needed(OpId op, const IValue& self) {
+  if (!self.is_tensor() || !self.tensor().defined() || !self.tensor().requires_grad()) return;
+  std::string_view id = op_id_name(op);
+  AMPS_FAIL("{}: the derivative for '{}' is not implemented, and input requires grad; apply it to input.detach(), "
+            "or use the out-of-place {}", op_name(op), id.substr(0, id.size() - 1), id.substr(0, id.size() - 1));
 }
 
 void check_no_out(OpId op, const Args& args) {
@@ -184,13 +194,18 @@ class AutogradLayer final : public DispatchLayer {
     if (grad_mode) refresh_views(args);
     if (grad_mode && op_has(op, opflag::inplace)) check_inplace_targets(args[0]);
     const Rule* rule = rule_for(op);
+    if (grad_mode && !rule && op_has(op, opflag::inplace)) check_no_gradient_needed(op, args[0]);
     if (!grad_mode || !rule || !any_requires_grad(args)) {
       Tensors outs = below(op, args, next);
       if (grad_mode) remember_bases(op, args, outs);
       return outs;
     }
     check_no_out(op, args);
-    if (rule->decompose) return rule->decompose(args);
+    if (rule->decompose) {
+      // X_ sharing the decomposition of X: X on a clone of input, then copy_ into it (derived_inplace.hpp).
+      if (std::optional<OpId> base = inplace_base(op)) return common::decompose_inplace(op, *base, args);
+      return rule->decompose(args);
+    }
     return record(op, *rule, args, next);
   }
 

@@ -44,7 +44,7 @@ template <typename T> void apply_keep(Un op, const Tensor& o, const Tensor& x) {
   using C = compute_t<T>;
   switch (op) {
     case Un::neg: return map1<T, T>(o, x, [](C v) { return C(-v); });
-    case Un::abs: return map1<T, T>(o, x, [](C v) { return v < C(0) ? C(-v) : v; });
+    case Un::abs: return map1<T, T>(o, x, [](C v) { return v <= C(0) ? C(C(0) - v) : v; });  // abs(-0.0) is 0.0
     case Un::square: return map1<T, T>(o, x, [](C v) { return C(v * v); });
     case Un::sign: return map1<T, T>(o, x, [](C v) { return C((C(0) < v) - (v < C(0))); });
     case Un::relu: return map1<T, T>(o, x, [](C v) { return v <= C(0) ? C(0) : v; });  // NaN stays NaN (PyTorch)

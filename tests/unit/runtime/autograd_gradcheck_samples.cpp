@@ -658,6 +658,7 @@ std::vector<Sample> samples() {
                      Dims{1, 0}, int64_t(1)};
        }},
   };
+  for (Sample& s : elementwise_extra_samples()) v.push_back(std::move(s));
   return v;
 }
 

@@ -27,5 +27,7 @@ inline std::ostream& operator<<(std::ostream& os, const Sample& s) { return os <
 
 // Every sample; an op without a gradient is listed in the test's kNotDifferentiable instead.
 std::vector<Sample> samples();
+// Those of the elementwise extras (autograd_gradcheck_samples_extra.cpp), part of samples().
+std::vector<Sample> elementwise_extra_samples();
 
 }  // namespace amps::rt::gradcheck
