@@ -12,8 +12,8 @@ namespace {
 
 using O = OpId;
 
-// The in-place ops whose kernel is derived here; each is named as its out-of-place op plus "_", with the same
-// arguments minus out=.
+// The in-place ops whose kernel is derived here; each is named (its id in ops.def) as its out-of-place op plus "_",
+// with the same arguments minus out=.
 constexpr OpId kDerived[] = {
     O::floor_, O::ceil_, O::round_, O::trunc_, O::frac_, O::sin_, O::cos_, O::tan_, O::sinh_, O::cosh_,
     O::asin_, O::acos_, O::atan_, O::asinh_, O::acosh_, O::atanh_, O::exp2_, O::expm1_, O::log2_, O::log10_,
@@ -23,7 +23,8 @@ constexpr OpId kDerived[] = {
     O::ne_, O::lt_, O::le_, O::gt_, O::ge_, O::logical_and_, O::logical_or_, O::addmv_, O::addr_, O::addbmm_,
     O::baddbmm_, O::copysign_, O::nextafter_, O::ldexp_, O::i0_, O::igamma_, O::igammac_, O::gcd_, O::lcm_,
     O::logical_xor_, O::clamp_min_, O::clamp_max_, O::bitwise_and_, O::bitwise_or_, O::bitwise_xor_,
-    O::bitwise_not_, O::bitwise_left_shift_, O::bitwise_right_shift_, O::round_decimals_};
+    O::bitwise_not_, O::bitwise_left_shift_, O::bitwise_right_shift_, O::round_decimals_,
+    O::polygamma_method_};
 
 OpId base_of(OpId op) {
   std::string_view id = op_id_name(op);

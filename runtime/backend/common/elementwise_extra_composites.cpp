@@ -99,6 +99,12 @@ Tensors round_decimals_math(Args& args) {
   return {call_op(O::round, x / ten_pow) * ten_pow};
 }
 
+// x.polygamma(n): polygamma(n, x), the tensor first as a method's.
+Tensors polygamma_method_math(Args& args) {
+  ArgReader a(O::polygamma_method, args);
+  return {call_op(O::polygamma, a.i64(1), a.tensor(0))};
+}
+
 // fill(input, value): a new tensor like input holding value (a number or 0-dim tensor, converted to input's
 // dtype); the gradient goes to value (summed), none to input.
 Tensors fill_math(Args& args) {

@@ -1,6 +1,7 @@
 // Elementwise ops PyTorch composes of others, defined by their math here (implicit composites: one definition is
 // the kernel of every backend and, recorded op by op, the gradient): fmax/fmin (NaN-ignoring extrema), copysign,
-// ldexp, isneginf/isposinf/isreal, positive, rsub, logical_xor, clamp_min/clamp_max, fill and round(decimals=).
+// ldexp, isneginf/isposinf/isreal, positive, rsub, logical_xor, clamp_min/clamp_max, fill, round(decimals=) and
+// the method x.polygamma(n).
 #pragma once
 
 #include "runtime/ivalue.hpp"
@@ -22,5 +23,6 @@ Tensors clamp_min_math(Args& args);
 Tensors clamp_max_math(Args& args);
 Tensors fill_math(Args& args);
 Tensors round_decimals_math(Args& args);
+Tensors polygamma_method_math(Args& args);
 
 }  // namespace amps::rt::common

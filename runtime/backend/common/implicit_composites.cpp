@@ -399,6 +399,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::clamp_max, clamp_max_math, all},
       {O::fill, fill_math, all},
       {O::round_decimals, round_decimals_math, all},
+      {O::polygamma_method, polygamma_method_math, all},
   };
   return table;
 }

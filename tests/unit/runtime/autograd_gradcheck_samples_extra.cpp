@@ -29,6 +29,7 @@ std::vector<Sample> elementwise_extra_samples() {
       {"clamp_min", O::clamp_min, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
       {"clamp_max", O::clamp_max, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {3})}; }},
       {"round_decimals", O::round_decimals, [=](Rand& r) { return Args{T(r, {2, 3}), int64_t(2)}; }},
+      {"polygamma_method", O::polygamma_method, [=](Rand& r) { return Args{P(r, {2, 3}), int64_t(1)}; }},
       {"fill", O::fill, [=](Rand& r) { return Args{T(r, {2, 3}), T(r, {})}; }},
   };
 }

@@ -415,6 +415,8 @@ void elementwise_extra_family() {
   run(O::mvlgamma_, {pos.clone(), int64_t(1)});
   run(O::round_decimals, {a, int64_t(1)});
   run(O::round_decimals_, {a.clone(), int64_t(-1)});
+  run(O::polygamma_method, {pos, int64_t(1)});
+  run(O::polygamma_method_, {pos.clone(), int64_t(2)});
   for (O op : {O::atan2_, O::hypot_, O::xlogy_, O::heaviside_, O::fmod_, O::remainder_, O::floor_divide_, O::eq_,
                O::ne_, O::lt_, O::le_, O::gt_, O::ge_, O::logical_and_, O::logical_or_, O::logical_xor_,
                O::copysign_, O::nextafter_, O::ldexp_, O::igamma_, O::igammac_, O::clamp_min_, O::clamp_max_})
