@@ -91,7 +91,9 @@ Tensors xlogy_math(Args& args) {
   // (0 * log(inf) would be NaN: PyTorch's xlogy(0, inf) is 0)
   const Tensor bad_log = call_op(O::logical_or, le(yb, Scalar(0.0)), eq(yb, Scalar(INFINITY)));
   const Tensor undefined_log = call_op(O::logical_and, eq(xb, 0.0), bad_log);
-  const Tensor r = xb * log(masked_fill(yb, undefined_log, 1.0));
+  const Tensor prod = xb * log(masked_fill(yb, undefined_log, 1.0));
+  // +0 where input is 0 (-0.0 * log(other) is -0.0; adding 0.0 keeps the gradient log(other), as PyTorch's)
+  const Tensor r = where(eq(xb, 0.0), prod + 0.0, prod);
   return {masked_fill(r, call_op(O::isnan, yb), NAN)};
 }
 
