@@ -203,7 +203,7 @@ class AutogradLayer final : public DispatchLayer {
     check_no_out(op, args);
     if (rule->decompose) {
       // X_ sharing the decomposition of X: X on a clone of input, then copy_ into it (derived_inplace.hpp).
-      if (std::optional<OpId> base = inplace_base(op)) return common::decompose_inplace(op, *base, args);
+      if (std::optional<OpId> base = common::inplace_base(op)) return common::decompose_inplace(op, *base, args);
       return rule->decompose(args);
     }
     return record(op, *rule, args, next);

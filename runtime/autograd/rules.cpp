@@ -11,6 +11,7 @@
 #include "runtime/autograd/elementwise_extra_rules.hpp"
 #include "runtime/autograd/grid_sampler_rules.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
+#include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
@@ -776,14 +777,6 @@ const Table& table() {
 
 }  // namespace
 
-std::optional<OpId> inplace_base(OpId op) {
-  // (copy_, zero_, fill_ and the random fills have rules of their own: they overwrite their input)
-  if (!op_has(op, opflag::inplace) || op == O::copy_ || op == O::zero_ || op == O::fill_ || op_has(op, opflag::random))
-    return std::nullopt;
-  std::string_view id = op_id_name(op);
-  return op_from_id_name(id.substr(0, id.size() - 1));
-}
-
 const Rule* rule_for(OpId op) {
   // Resolved once per op (the autograd layer asks on every dispatch): in-place ops use their
   // out-of-place op's rule, found by name.
@@ -792,7 +785,7 @@ const Rule* rule_for(OpId op) {
     for (int i = 0; i < op_count; ++i) {
       OpId op = OpId(i);
       if (!op_has(op, opflag::diff)) continue;
-      if (std::optional<OpId> base = inplace_base(op)) op = *base;
+      if (std::optional<OpId> base = common::inplace_base(op)) op = *base;
       const Rule& r = table()[size_t(op)];
       t[size_t(i)] = r.backward || r.decompose ? &r : nullptr;
     }

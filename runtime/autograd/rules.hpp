@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -72,9 +71,6 @@ struct Rule {
 
 // The rule of [op]; in-place ops share their out-of-place op's rule. Null when [op] has no rule.
 const Rule* rule_for(OpId op);
-// The out-of-place op whose rule in-place op [op] shares (X for X_); nullopt for other ops and for the in-place
-// ops with rules of their own (copy_, zero_, fill_, the random fills).
-std::optional<OpId> inplace_base(OpId op);
 
 // [g] summed down to [sizes] (leading dims, and dims where sizes has 1): un-broadcasting.
 Tensor sum_to(const Tensor& g, const Dims& sizes);

@@ -57,6 +57,13 @@ Tensors derived_kernel(const ArgReader& a, const KernelContext& kc) {
 
 }  // namespace
 
+std::optional<OpId> inplace_base(OpId op) {
+  if (!op_has(op, opflag::inplace) || op == O::copy_ || op == O::zero_ || op == O::fill_ || op_has(op, opflag::random))
+    return std::nullopt;
+  std::string_view id = op_id_name(op);
+  return op_from_id_name(id.substr(0, id.size() - 1));
+}
+
 void check_inplace_result(OpId op, const Tensor& self, const Tensor& result) {
   AMPS_CHECK(result.sizes() == self.sizes(), "{}: output with shape {} doesn't match the broadcast shape {}",
              op_name(op), format_shape(self.sizes()), format_shape(result.sizes()));

@@ -4,9 +4,15 @@
 // derived_inplace.cpp, on every backend (the out-of-place op picks its device's kernel).
 #pragma once
 
+#include <optional>
+
 #include "runtime/backend/cpu/cpu_backend.hpp"
 
 namespace amps::rt::common {
+
+// The out-of-place op whose gradient rule in-place op [op] shares (X for X_); nullopt for other ops and for the
+// in-place ops with rules of their own (copy_, zero_, fill_ and the random fills: they overwrite their input).
+std::optional<OpId> inplace_base(OpId op);
 
 // Fails with PyTorch's message unless [result] of in-place op [op] can be written into [self]: float results
 // into integer or bool tensors, and non-bool results into bool tensors, are refused; the result's shape must be
