@@ -45,7 +45,11 @@ constexpr std::pair<std::string_view, std::string_view> kOpAliases[] = {
     {"subtract", "sub"}, {"subtract_", "sub_"}, {"divide", "div"}, {"divide_", "div_"}, {"true_divide", "div"},
     {"greater", "gt"}, {"greater_equal", "ge"}, {"less", "lt"}, {"less_equal", "le"}, {"not_equal", "ne"},
     {"fix", "trunc"}, {"sgn", "sign"}, {"swapaxes", "transpose"}, {"swapdims", "transpose"}, {"concat", "cat"},
-    {"concatenate", "cat"}, {"ger", "outer"}, {"trapz", "trapezoid"}};
+    {"concatenate", "cat"}, {"ger", "outer"}, {"trapz", "trapezoid"},
+    // in-place spellings
+    {"arccos_", "acos_"}, {"arcsin_", "asin_"}, {"arctan_", "atan_"}, {"arctan2_", "atan2_"}, {"arccosh_", "acosh_"},
+    {"arcsinh_", "asinh_"}, {"arctanh_", "atanh_"}, {"fix_", "trunc_"}, {"sgn_", "sign_"}, {"true_divide_", "div_"},
+    {"greater_", "gt_"}, {"greater_equal_", "ge_"}, {"less_", "lt_"}, {"less_equal_", "le_"}, {"not_equal_", "ne_"}};
 
 void add_aliases(std::map<std::string, std::vector<rt::OpId>>& table) {
   for (auto [alias, target] : kOpAliases) {
@@ -60,7 +64,7 @@ constexpr std::pair<std::string_view, std::string_view> kSpecialAliases[] = {
     {"exp2", "exp2"}, {"expm1", "expm1"}, {"log1p", "log1p"}, {"gammaln", "lgamma"}, {"digamma", "digamma"},
     {"psi", "digamma"}, {"polygamma", "polygamma"}, {"multigammaln", "mvlgamma"}, {"xlogy", "xlogy"},
     {"sinc", "sinc"}, {"round", "round"}, {"logsumexp", "logsumexp"}, {"softmax", "softmax"},
-    {"log_softmax", "log_softmax"}};
+    {"log_softmax", "log_softmax"}, {"i0", "i0"}, {"gammainc", "igamma"}, {"gammaincc", "igammac"}};
 
 const OpNames& op_names() {
   static const OpNames names = [] {

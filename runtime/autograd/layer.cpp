@@ -7,6 +7,7 @@
 #include "runtime/autograd/grad_fn_names.hpp"
 #include "runtime/autograd/rules.hpp"
 #include "runtime/autograd/view_inplace.hpp"
+#include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -72,6 +73,15 @@ void check_inplace_targets(const IValue& v) {
   if (v.is_tensor()) check_inplace_target(v.tensor());
   if (v.kind() == IValue::Kind::tensor_list)
     for (const Tensor& t : v.tensors()) check_inplace_target(t);
+}
+
+// An in-place op without a gradient (eq_, bitwise_and_, ...) would leave input's history in place although its
+// values no longer derive from it: refused while input requires grad.
+void check_no_gradient_needed(OpId op, const IValue& self) {
+  if (!self.is_tensor() || !self.tensor().defined() || !self.tensor().requires_grad()) return;
+  std::string_view id = op_id_name(op);
+  AMPS_FAIL("{}: the derivative for '{}' is not implemented, and input requires grad; apply it to input.detach(), "
+            "or use the out-of-place {}", op_name(op), id.substr(0, id.size() - 1), id.substr(0, id.size() - 1));
 }
 
 void check_no_out(OpId op, const Args& args) {
@@ -183,29 +193,45 @@ class AutogradLayer final : public DispatchLayer {
     if (grad_mode) refresh_views(args);
     if (grad_mode && op_has(op, opflag::inplace)) check_inplace_targets(args[0]);
     const Rule* rule = rule_for(op);
+    if (grad_mode && !rule && op_has(op, opflag::inplace)) check_no_gradient_needed(op, args[0]);
     if (!grad_mode || !rule || !any_requires_grad(args)) {
       Tensors outs = below(op, args, next);
       if (grad_mode) remember_bases(op, args, outs);
       return outs;
     }
     check_no_out(op, args);
-    if (rule->decompose) return decompose(op, *rule, args);
+    if (rule->decompose) {
+      // X_ sharing the decomposition of X: X on a clone of input, then copy_ into it (derived_inplace.hpp); the
+      // node behind the result shows X's name, as PyTorch's FracBackward0 for frac_.
+      if (std::optional<OpId> base = common::inplace_base(op)) return decompose_inplace(op, *base, args);
+      return decompose(op, *rule, args);
+    }
     return record(op, *rule, args, next);
   }
 
  private:
-  // Runs [op]'s decomposition (recorded op by op); PyTorch's name for the composite, if it has one, goes to the
-  // nodes behind its results that the decomposition created (not those of inputs returned as they were).
-  static Tensors decompose(OpId op, const Rule& rule, Args& args) {
-    const std::string_view name = composite_node_name(op, args);
-    if (name.empty()) return rule.decompose(args);
+  // Runs [run] (a decomposition, recorded op by op); [name], PyTorch's name for the composite when not empty, goes to
+  // the nodes behind its results that the run created (not those of inputs handed back as they were).
+  template <typename Run> static Tensors named_run(std::string_view name, const Args& args, Run&& run) {
+    if (name.empty()) return run();
     PoolVector<const Node*> before;
     for (const IValue& v : args)
       if (v.is_tensor() && v.tensor().defined() && v.tensor().autograd_meta())
         before.push_back(v.tensor().autograd_meta()->grad_fn.get());
-    Tensors outs = rule.decompose(args);
+    Tensors outs = run();
     for (const Tensor& t : outs) name_new_node(t, before, name);
     return outs;
+  }
+
+  static Tensors decompose(OpId op, const Rule& rule, Args& args) {
+    return named_run(composite_node_name(op, args), args, [&] { return rule.decompose(args); });
+  }
+
+  // X_ through X's decomposition (derived_inplace.hpp); the input's new node shows X's name.
+  static Tensors decompose_inplace(OpId op, OpId base, Args& args) {
+    std::string_view name = composite_node_name(base, args);
+    if (name.empty()) name = recorded_node_name(base, args, Tensors());
+    return named_run(name, args, [&] { return common::decompose_inplace(op, base, args); });
   }
 
   Tensors below(OpId op, Args& args, const Next& next) {

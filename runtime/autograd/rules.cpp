@@ -8,9 +8,11 @@
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/autograd/decompose.hpp"
+#include "runtime/autograd/elementwise_extra_rules.hpp"
 #include "runtime/autograd/grid_sampler_rules.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
 #include "runtime/autograd/scatter_extra_rules.hpp"
+#include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/dispatch.hpp"
@@ -706,6 +708,7 @@ void nn_rules(Table& t) {
   t[size_t(O::max_pool2d_backward)] = {in_(1), max_pool_backward_rule};
   add_grid_sampler_rules(t);  // grid_sampler_2d, grid_sampler_3d
   add_scatter_extra_rules(t);  // scatter_reduce, as_strided
+  add_elementwise_extra_rules(t);  // i0, special_i1, igamma, igammac
   t[size_t(O::avg_pool2d)] = {0, [](C c) {
     return Tensors{op(O::avg_pool2d_backward, c.g(), c.sizes(0), c.a.ints(1, 2), c.a.ints(2), c.a.ints(3, 2),
                       c.a.boolean(4), c.a.boolean(5), c.a.opt_i64(6))}; }};
@@ -784,13 +787,7 @@ const Rule* rule_for(OpId op) {
     for (int i = 0; i < op_count; ++i) {
       OpId op = OpId(i);
       if (!op_has(op, opflag::diff)) continue;
-      // (copy_, zero_, fill_, the random fills and in-place implicit composites such as index_fill_ have rules
-      // of their own: they overwrite their input)
-      if (op_has(op, opflag::inplace) && op != O::copy_ && op != O::zero_ && op != O::fill_ &&
-          !op_has(op, opflag::random) && !table()[size_t(op)].decompose) {
-        std::string_view id = op_id_name(op);
-        if (std::optional<OpId> base = op_from_id_name(id.substr(0, id.size() - 1))) op = *base;
-      }
+      if (std::optional<OpId> base = common::inplace_base(op)) op = *base;
       const Rule& r = table()[size_t(op)];
       t[size_t(i)] = r.backward || r.decompose ? &r : nullptr;
     }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/common/nn_args.hpp"
@@ -343,6 +344,7 @@ void register_portable_kernels(cpu::KernelTable& t) {
   t.add(OpId::index_add_, k_index_add_, cpu::kNumericDTypes);
   register_unique_kernel(t);
   register_implicit_composites(t);
+  register_derived_inplace_kernels(t);  // sin_, eq_, atan2_, ...: the op, then a copy into input
 }
 
 void register_composite_kernels(cpu::KernelTable& t) {

@@ -42,6 +42,7 @@ Tensors k_on_host(const ArgReader& a, const KernelContext& kc) { return run_on_h
 void register_host_fallback_kernels(cpu::KernelTable& t) {
   for (OpId op : kHostFallbackOps) t.add(op, k_on_host, cpu::kFloatDTypes);
   for (OpId op : kHostFallbackAnyDTypeOps) t.add(op, k_on_host);
+  for (OpId op : cpu::elementwise_extra_kernel_ops()) t.add(op, k_on_host);  // signbit, gcd, bitwise ops, ...
 }
 
 }  // namespace amps::rt::common

@@ -10,6 +10,7 @@
 #include "runtime/backend/common/adaptive_max_composites.hpp"
 #include "runtime/backend/common/einsum.hpp"
 #include "runtime/backend/common/elementwise_composites.hpp"
+#include "runtime/backend/common/elementwise_extra_composites.hpp"
 #include "runtime/backend/common/grid_composites.hpp"
 #include "runtime/backend/common/linalg_composites.hpp"
 #include "runtime/backend/common/linalg_norm_composites.hpp"
@@ -429,6 +430,22 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::trapezoid_dx, trapezoid_dx_math, all},
       {O::cumulative_trapezoid, cumulative_trapezoid_math, all},
       {O::cumulative_trapezoid_dx, cumulative_trapezoid_dx_math, all},
+      // elementwise extras (elementwise_extra_composites.hpp)
+      {O::fmax, fmax_math, all},
+      {O::fmin, fmin_math, all},
+      {O::copysign, copysign_math, all},
+      {O::ldexp, ldexp_math, all},
+      {O::isneginf, isneginf_math, all},
+      {O::isposinf, isposinf_math, all},
+      {O::isreal, isreal_math, all},
+      {O::positive, positive_math, all},
+      {O::rsub, rsub_math, all},
+      {O::logical_xor, logical_xor_math, all},
+      {O::clamp_min, clamp_min_math, all},
+      {O::clamp_max, clamp_max_math, all},
+      {O::fill, fill_math, all},
+      {O::round_decimals, round_decimals_math, all},
+      {O::polygamma_method, polygamma_method_math, all},
   };
   return table;
 }

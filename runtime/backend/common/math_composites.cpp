@@ -88,8 +88,12 @@ Tensors xlogy_math(Args& args) {
   auto [x, y] = float_pair(a.tensor(0), a.tensor(1));
   const Dims shape = broadcast_shapes(x.sizes(), y.sizes(), "xlogy");
   const Tensor xb = x.expand(shape), yb = y.expand(shape);
-  const Tensor undefined_log = call_op(O::logical_and, eq(xb, 0.0), le(yb, Scalar(0.0)));
-  const Tensor r = xb * log(masked_fill(yb, undefined_log, 1.0));
+  // (0 * log(inf) would be NaN: PyTorch's xlogy(0, inf) is 0)
+  const Tensor bad_log = call_op(O::logical_or, le(yb, Scalar(0.0)), eq(yb, Scalar(INFINITY)));
+  const Tensor undefined_log = call_op(O::logical_and, eq(xb, 0.0), bad_log);
+  const Tensor prod = xb * log(masked_fill(yb, undefined_log, 1.0));
+  // +0 where input is 0 (-0.0 * log(other) is -0.0; adding 0.0 keeps the gradient log(other), as PyTorch's)
+  const Tensor r = where(eq(xb, 0.0), prod + 0.0, prod);
   return {masked_fill(r, call_op(O::isnan, yb), NAN)};
 }
 

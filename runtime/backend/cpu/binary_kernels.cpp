@@ -90,8 +90,9 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
     case Bin::pow:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return C(std::pow(a, b)); });
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_pow(a, b); });
-    case Bin::max: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a > b) ? a : b; });
-    case Bin::min: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a < b) ? a : b; });
+    // a on ties (maximum(0.0, -0.0) is 0.0, as PyTorch's)
+    case Bin::max: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a >= b) ? a : b; });
+    case Bin::min: return map2<T, T>(o, x, y, [](C a, C b) { return (a != a || a <= b) ? a : b; });
     case Bin::atan2:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::atan2(a, b); });
       break;  // integer inputs are computed in float32 (compute_dtype_for)

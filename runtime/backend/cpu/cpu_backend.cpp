@@ -36,6 +36,7 @@ class CpuBackend final : public Backend {
     register_copy_kernels(table_);
     register_binary_kernels(table_);
     register_unary_kernels(table_);
+    register_elementwise_extra_kernels(table_);
     register_reduce_kernels(table_);
     register_sort_kernels(table_);
     register_scan_kernels(table_);

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "runtime/arg_reader.hpp"
 #include "runtime/backend/backend.hpp"
@@ -43,6 +44,10 @@ class KernelTable {
 void register_copy_kernels(KernelTable& t);
 void register_binary_kernels(KernelTable& t);
 void register_unary_kernels(KernelTable& t);
+// signbit, nextafter, gcd/lcm, i0/special_i1, igamma/igammac, frexp, bitwise ops (elementwise_extra_kernels.cpp)
+void register_elementwise_extra_kernels(KernelTable& t);
+// Those ops, for the device backends' host fallbacks.
+const std::vector<OpId>& elementwise_extra_kernel_ops();
 void register_reduce_kernels(KernelTable& t);
 void register_sort_kernels(KernelTable& t);  // sort, argsort, topk (sort_kernels.cpp)
 void register_scan_kernels(KernelTable& t);  // cummax, cummin, searchsorted (scan_kernels.cpp)

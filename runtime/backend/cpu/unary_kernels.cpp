@@ -44,7 +44,7 @@ template <typename T> void apply_keep(Un op, const Tensor& o, const Tensor& x) {
   using C = compute_t<T>;
   switch (op) {
     case Un::neg: return map1<T, T>(o, x, [](C v) { return C(-v); });
-    case Un::abs: return map1<T, T>(o, x, [](C v) { return v < C(0) ? C(-v) : v; });
+    case Un::abs: return map1<T, T>(o, x, [](C v) { return v <= C(0) ? C(C(0) - v) : v; });  // abs(-0.0) is 0.0
     case Un::square: return map1<T, T>(o, x, [](C v) { return C(v * v); });
     case Un::sign: return map1<T, T>(o, x, [](C v) { return C((C(0) < v) - (v < C(0))); });
     case Un::relu: return map1<T, T>(o, x, [](C v) { return v <= C(0) ? C(0) : v; });  // NaN stays NaN (PyTorch)
@@ -216,7 +216,8 @@ Tensor relu_bf16(const Tensor& out, const Tensor& x) {
 }
 
 Tensor unary_of(Un op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p) {
-  const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  if (op == Un::square && dt == DType::bool_) dt = DType::int64;  // square(bool) is pow(bool, 2): int64, as PyTorch's
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
              op_name(a.op()), dtype_name(out_dt), dtype_name(x.dtype()));

@@ -52,8 +52,9 @@ template <typename C> __device__ __forceinline__ C arith(BinOp op, C a, C b, C a
     case BinOp::pow:
       if constexpr (std::is_floating_point_v<C>) return pow(a, b);
       else return int_pow(a, b);
-    case BinOp::max: return (a != a || a > b) ? a : b;
-    case BinOp::min: return (a != a || a < b) ? a : b;
+    // a on ties (maximum(0.0, -0.0) is 0.0, as PyTorch's)
+    case BinOp::max: return (a != a || a >= b) ? a : b;
+    case BinOp::min: return (a != a || a <= b) ? a : b;
     case BinOp::atan2:
       if constexpr (std::is_floating_point_v<C>) return atan2(a, b);
       else return C(0);  // integer inputs are computed in float32 (binary_kernels.cpp)

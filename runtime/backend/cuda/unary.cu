@@ -11,7 +11,7 @@ namespace {
 template <typename C> __device__ __forceinline__ C keep_op(UnOp op, C v) {
   switch (op) {
     case UnOp::neg: return C(-v);
-    case UnOp::abs: return v < C(0) ? C(-v) : v;
+    case UnOp::abs: return v <= C(0) ? C(C(0) - v) : v;  // abs(-0.0) is 0.0
     case UnOp::square: return C(v * v);
     case UnOp::sign: return C((C(0) < v) - (v < C(0)));
     case UnOp::relu: return v <= C(0) ? C(0) : v;  // NaN stays NaN, as in PyTorch

@@ -13,7 +13,8 @@ bool keeps_integers(UnOp op) { return op <= UnOp::relu || op == UnOp::clamp || o
 bool bool_result(UnOp op) { return op >= UnOp::isfinite; }
 
 Tensor unary_of(UnOp op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p) {
-  const DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  if (op == UnOp::square && dt == DType::bool_) dt = DType::int64;  // square(bool) is int64, as PyTorch's
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
              op_name(a.op()), dtype_name(out_dt), dtype_name(x.dtype()));

@@ -710,6 +710,7 @@ std::vector<Sample> samples() {
        }},
   };
   for (Sample& s : util_samples()) v.push_back(std::move(s));
+  for (Sample& s : elementwise_extra_samples()) v.push_back(std::move(s));
   return v;
 }
 

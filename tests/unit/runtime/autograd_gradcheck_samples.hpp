@@ -29,5 +29,7 @@ inline std::ostream& operator<<(std::ostream& os, const Sample& s) { return os <
 std::vector<Sample> samples();
 // Those of the torch-namespace reductions, samplers and creation functions (autograd_gradcheck_samples_util.cpp).
 std::vector<Sample> util_samples();
+// Those of the elementwise extras (autograd_gradcheck_samples_extra.cpp), part of samples().
+std::vector<Sample> elementwise_extra_samples();
 
 }  // namespace amps::rt::gradcheck

@@ -59,6 +59,13 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::normal_float_float, O::bartlett_window, O::blackman_window, O::hamming_window, O::hann_window,
       O::kaiser_window, O::scalar_tensor},
      "factory: no tensor input"},
+    {{O::heaviside_, O::floor_divide_, O::eq_, O::ne_, O::lt_, O::le_, O::gt_, O::ge_, O::logical_and_,
+      O::logical_or_, O::logical_not_, O::logical_xor, O::logical_xor_, O::nextafter, O::nextafter_, O::gcd,
+      O::gcd_, O::lcm, O::lcm_, O::bitwise_and, O::bitwise_and_, O::bitwise_or, O::bitwise_or_, O::bitwise_xor,
+      O::bitwise_xor_, O::bitwise_not, O::bitwise_not_, O::bitwise_left_shift, O::bitwise_left_shift_,
+      O::bitwise_right_shift, O::bitwise_right_shift_, O::signbit, O::isneginf, O::isposinf, O::isreal, O::frexp},
+     "bool, integer or bit-pattern results, or PyTorch defines no derivative (in place: refused on input requiring "
+     "grad)"},
     {{O::_fused_sgd_, O::_fused_adam_, O::_fused_adamw_, O::_single_tensor_adam_, O::_single_tensor_adamw_},
      "optimizer steps: in-place updates run under no_grad"},
 };

@@ -447,6 +447,48 @@ void util_family() {
   run(OpId::cumulative_trapezoid_dx, {a, Scalar(0.5)});
 }
 
+// The elementwise extras: the derived in-place forms, the composites and the CPU kernels (elementwise_extra_*).
+void elementwise_extra_family() {
+  using O = OpId;
+  Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0), pos = Xv({1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor p01 = Xv({0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, {2, 3});
+  Tensor i = Xv({12, -7, 0, 5, 3, 9}, {2, 3}, DType::int64), j = Xv({10, 3, -1, 6, 2, 4}, {2, 3}, DType::int64);
+  for (O op : {O::floor_, O::ceil_, O::round_, O::trunc_, O::frac_, O::sin_, O::cos_, O::tan_, O::sinh_, O::cosh_,
+               O::asin_, O::acos_, O::atan_, O::asinh_, O::atanh_, O::exp2_, O::expm1_, O::log2_, O::log10_,
+               O::log1p_, O::rsqrt_, O::square_, O::reciprocal_, O::sign_, O::erf_, O::erfc_, O::erfinv_,
+               O::lgamma_, O::digamma_, O::sinc_, O::deg2rad_, O::rad2deg_, O::logical_not_, O::logit_, O::i0_})
+    run(op, {p01.clone()});
+  run(O::acosh_, {pos.clone()});
+  run(O::mvlgamma_, {pos.clone(), int64_t(1)});
+  run(O::round_decimals, {a, int64_t(1)});
+  run(O::round_decimals_, {a.clone(), int64_t(-1)});
+  run(O::polygamma_method, {pos, int64_t(1)});
+  run(O::polygamma_method_, {pos.clone(), int64_t(2)});
+  for (O op : {O::atan2_, O::hypot_, O::xlogy_, O::heaviside_, O::fmod_, O::remainder_, O::floor_divide_, O::eq_,
+               O::ne_, O::lt_, O::le_, O::gt_, O::ge_, O::logical_and_, O::logical_or_, O::logical_xor_,
+               O::copysign_, O::nextafter_, O::ldexp_, O::igamma_, O::igammac_, O::clamp_min_, O::clamp_max_})
+    run(op, {pos.clone(), b});
+  run(O::float_power_, {pos.to(DType::float64), b});
+  for (O op : {O::gcd_, O::lcm_, O::bitwise_and_, O::bitwise_or_, O::bitwise_xor_, O::bitwise_left_shift_,
+               O::bitwise_right_shift_})
+    run(op, {i.clone(), j});
+  run(O::bitwise_not_, {i.clone()});
+  run(O::addmv_, {X({2}), a, X({3})});
+  run(O::addr_, {a.clone(), X({2}), X({3})});
+  run(O::addbmm_, {X({2, 2}), X({3, 2, 4}), X({3, 4, 2})});
+  run(O::baddbmm_, {X({3, 2, 2}), X({3, 2, 4}), X({3, 4, 2})});
+  for (O op : {O::fmax, O::fmin, O::copysign, O::nextafter, O::ldexp, O::igamma, O::igammac, O::logical_xor,
+               O::clamp_min, O::clamp_max, O::rsub})
+    run(op, {pos, b});
+  for (O op : {O::frexp, O::i0, O::special_i1, O::signbit, O::isneginf, O::isposinf, O::isreal, O::positive})
+    run(op, {a});
+  run(O::fill, {a, Xv({2}, {})});
+  for (O op : {O::gcd, O::lcm, O::bitwise_and, O::bitwise_or, O::bitwise_xor, O::bitwise_left_shift,
+               O::bitwise_right_shift})
+    run(op, {i, j});
+  run(O::bitwise_not, {i});
+}
+
 // The fused optimizer steps write their xla lists in place (no outputs to check, but they must run there).
 void optimizer_family() {
   std::vector<Tensor> p{X({3})}, g{X({3}, DType::float32, 1.0)}, m{X({3})}, v{Xv({1, 2, 3}, {3})};
@@ -459,7 +501,7 @@ void optimizer_family() {
 void (*const kFamilies[])() = {elementwise_family, ternary_family, reduction_family, shape_family, indexing_family,
                                factory_family, matmul_family, conv_pool_family, norm_family, loss_family,
                                linalg_family, composite_family, shape_stats_family, optimizer_family,
-                               util_family};
+                               util_family, elementwise_extra_family};
 
 // Runs [family] under a DeviceProbe and returns the probe.
 std::shared_ptr<DeviceProbe> probe(void (*family)()) {
