@@ -47,6 +47,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "distributions_extra");   // TransformedDistribution, LogNormal, Cauchy, ... (re-exported)
   def_script_module(vm, "distributions_extra2");  // Poisson, Binomial, Multinomial, ... (re-exported)
   def_script_module(vm, "distributions_extra3");  // Relaxed*, LogisticNormal, MixtureSameFamily (re-exported)
+  def_script_module(vm, "distributions_extra4");  // ContinuousBernoulli, VonMises, LowRankMultivariateNormal (re-exported)
   def_script_module(vm, "distributions");       // torch.distributions: gathers the above, more KL pairs
 }
 
