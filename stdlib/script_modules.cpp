@@ -44,7 +44,13 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "autograd_tools");      // autograd.functional, gradcheck, Variable (the autograd module attaches them)
   def_script_module(vm, "dist");
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
-  def_script_module(vm, "distributions");       // torch.distributions: Normal, Categorical, kl_divergence, ...
+  def_script_module(vm, "distributions_core");  // Normal ... OneHotCategorical, kl_divergence (re-exported)
+  def_script_module(vm, "distributions_transforms");  // transforms, biject_to/transform_to (re-exported)
+  def_script_module(vm, "distributions_extra");   // TransformedDistribution, LogNormal, Cauchy, ... (re-exported)
+  def_script_module(vm, "distributions_extra2");  // Poisson, Binomial, Multinomial, ... (re-exported)
+  def_script_module(vm, "distributions_extra3");  // Relaxed*, LogisticNormal, MixtureSameFamily (re-exported)
+  def_script_module(vm, "distributions_extra4");  // ContinuousBernoulli, VonMises, LowRankMultivariateNormal (re-exported)
+  def_script_module(vm, "distributions");       // torch.distributions: gathers the above, more KL pairs
 }
 
 }  // namespace amps::stdlib
