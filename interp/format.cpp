@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 #include "interp/interp.hpp"
@@ -130,6 +131,15 @@ static std::string group_thousands(std::string s) {
   return s;
 }
 
+// A float formatted as Python does where fmt differs: NaN without its sign bit ("nan", never "-nan"), and inf/nan
+// right-aligned like every number unless the spec aligns them (fmt aligns them left, as text).
+static std::string format_double(std::string spec, double d) {
+  if (std::isnan(d)) d = std::fabs(d);
+  const bool aligned = (!spec.empty() && std::strchr("<>^=", spec[0])) || (spec.size() > 1 && std::strchr("<>^=", spec[1]));
+  if (!std::isfinite(d) && !aligned) spec.insert(0, ">");
+  return fmt::format(fmt::runtime("{:" + spec + "}"), d);
+}
+
 // Applies a Python format spec ("[[fill]align][sign][0][width][,][.prec][type]") to a value.
 std::string format_with_spec(Interp& in, const Value& v, std::string spec, const Span& where) {
   if (spec.empty()) return in.str(v);
@@ -139,11 +149,11 @@ std::string format_with_spec(Interp& in, const Value& v, std::string spec, const
   try {
     if (type == '%' && v.is_number()) {
       spec.back() = 'f';
-      return fmt::format(fmt::runtime("{:" + spec + "}"), v.to_double() * 100) + "%";
+      return format_double(spec, v.to_double() * 100) + "%";
     }
     std::string out;
     if (v.is_float() || (v.is_number() && std::string("eEfFgG").find(type ? type : ' ') != std::string::npos))
-      out = fmt::format(fmt::runtime("{:" + spec + "}"), v.to_double());
+      out = format_double(spec, v.to_double());
     else if (v.is_int())
       out = fmt::format(fmt::runtime("{:" + spec + "}"), v.as_int());
     else
