@@ -205,15 +205,6 @@ class OperatorArgs {
   rt::Args args_;
 };
 
-template <class F>
-Value guarded(const Span& where, F&& f) {
-  try {
-    return f();
-  } catch (const rt::Error& e) {
-    throw AmpsError(e.kind(), e.message(), where);
-  }
-}
-
 Value tensor_binary(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
   if ((a.is(ObjKind::Instance) || b.is(ObjKind::Instance))) return Value::undef();
   return guarded(where, [&] {

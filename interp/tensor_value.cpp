@@ -57,6 +57,20 @@ Value DeviceObj::get_attr(Interp&, Atom name) {
   return Value::undef();
 }
 
+Value keyword(const CallArgs& a, const char* name) {
+  for (const auto& [k, v] : a.kw)
+    if (*k == name) return v;
+  return Value::undef();
+}
+
+void check_keywords(const CallArgs& a, const char* fn, std::initializer_list<const char*> allowed) {
+  for (const auto& [k, v] : a.kw) {
+    bool ok = false;
+    for (const char* n : allowed) ok = ok || *k == n;
+    if (!ok) Interp::fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", fn, *k), a.span);
+  }
+}
+
 rt::Device device_of(const Value& v, const Span& where) {
   if (v.is(ObjKind::Device)) return v.as<DeviceObj>()->device;
   if (v.is(ObjKind::Str)) {

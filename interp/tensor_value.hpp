@@ -2,6 +2,7 @@
 // script values and runtime IValues, and the mapping of runtime errors to amps errors.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 
 #include <string>
@@ -80,6 +81,19 @@ Value b_unique(Interp& in, CallArgs& a);
 Value b_unique_consecutive(Interp& in, CallArgs& a);
 // lu(A, pivot=True, get_infos=False), torch.lu and Tensor.lu: (LU, pivots), or (LU, pivots, info) with get_infos.
 Value b_lu(Interp& in, CallArgs& a);
+
+// f() with runtime errors (rt::Error) turned into amps errors at [where]: for natives that call the runtime directly.
+template <class F> Value guarded(const Span& where, F&& f) {
+  try {
+    return f();
+  } catch (const rt::Error& e) {
+    throw AmpsError(e.kind(), e.message(), where);
+  }
+}
+// The value of keyword argument [name] of a call (undef when absent).
+Value keyword(const CallArgs& a, const char* name);
+// TypeError naming [fn] for a keyword argument outside [allowed], as Python's "got an unexpected keyword argument".
+void check_keywords(const CallArgs& a, const char* fn, std::initializer_list<const char*> allowed);
 
 // Registers tensors, dtypes, devices and every op of the table as globals and methods.
 void install_tensor_builtins(Interp& in);

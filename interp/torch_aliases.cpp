@@ -77,15 +77,6 @@ Value b_ctc_loss(Interp& in, CallArgs& a) {
   return in.call(functional(in, "ctc_loss", a.span), inner);
 }
 
-template <class F>
-Value guarded(const Span& where, F&& fn) {
-  try {
-    return fn();
-  } catch (const rt::Error& e) {
-    throw AmpsError(e.kind(), e.message(), where);
-  }
-}
-
 // feature_dropout(input, p, train): dropout of whole channels (dims 0 and 1 drawn, the rest shared), kept ones
 // scaled by 1 / (1 - p); [inplace] writes the result into input.
 Value feature_dropout(Interp&, CallArgs& a, bool inplace) {

@@ -16,30 +16,6 @@ namespace {
 
 using O = rt::OpId;
 
-template <class F>
-Value guarded(const Span& where, F&& f) {
-  try {
-    return f();
-  } catch (const rt::Error& e) {
-    throw AmpsError(e.kind(), e.message(), where);
-  }
-}
-
-// The value of keyword [name] (undef when absent).
-Value keyword(const CallArgs& a, const char* name) {
-  for (const auto& [k, v] : a.kw)
-    if (*k == name) return v;
-  return Value::undef();
-}
-
-void check_keywords(const CallArgs& a, const char* fn, std::initializer_list<const char*> allowed) {
-  for (const auto& [k, v] : a.kw) {
-    bool ok = false;
-    for (const char* n : allowed) ok = ok || *k == n;
-    if (!ok) Interp::fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", fn, *k), a.span);
-  }
-}
-
 const std::vector<Value>* items_of(const Value& v) {
   return v.is(ObjKind::Tuple) ? &v.as<Tuple>()->items : v.is(ObjKind::List) ? &v.as<List>()->items : nullptr;
 }

@@ -20,30 +20,6 @@ namespace {
 
 using O = rt::OpId;
 
-template <class F>
-Value guarded(const Span& where, F&& f) {
-  try {
-    return f();
-  } catch (const rt::Error& e) {
-    throw AmpsError(e.kind(), e.message(), where);
-  }
-}
-
-// The value of keyword [name] (undef when absent); [allowed] lists the keywords the function takes.
-Value keyword(const CallArgs& a, const char* name) {
-  for (const auto& [k, v] : a.kw)
-    if (*k == name) return v;
-  return Value::undef();
-}
-
-void check_keywords(const CallArgs& a, const char* fn, std::initializer_list<const char*> allowed) {
-  for (const auto& [k, v] : a.kw) {
-    bool ok = false;
-    for (const char* n : allowed) ok = ok || *k == n;
-    if (!ok) Interp::fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", fn, *k), a.span);
-  }
-}
-
 // A 0-dim tensor that promotes as a Python number.
 rt::Tensor number(double v) {
   rt::Tensor t = rt::Tensor::scalar(rt::Scalar(v));
