@@ -4,35 +4,13 @@
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/backend/cpu/scatter_targets.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
 
 namespace amps::rt::cpu {
 namespace {
-
-// Calls f(e, off) for every element e of the row-major int64 [idx]: off is the row-major offset, in a tensor of
-// [sizes], of e's coordinates with coordinate [dim] replaced by idx[e] (negative counts from the end; IndexError
-// outside [-size, size), PyTorch's message).
-template <typename F> void for_each_target(const Tensor& idx, const Dims& sizes, int64_t dim, F&& f) {
-  const Dims& is = idx.sizes();
-  const Dims os = contiguous_strides(sizes);
-  const int64_t size = sizes.empty() ? 1 : sizes[size_t(dim)];
-  const int64_t* ix = idx.data<int64_t>();
-  for (int64_t e = 0; e < idx.numel(); ++e) {
-    int64_t at = ix[e];
-    AMPS_CHECK_INDEX(at >= -size && at < size, "index {} is out of bounds for dimension {} with size {}", at, dim,
-                     size);
-    if (at < 0) at += size;
-    int64_t rem = e, off = 0;
-    for (int64_t k = int64_t(is.size()) - 1; k >= 0; --k) {
-      const int64_t c = rem % is[size_t(k)];
-      rem /= is[size_t(k)];
-      off += (k == dim ? at : c) * os[size_t(k)];
-    }
-    f(e, off);
-  }
-}
 
 // A row-major copy of [t] in [dt] (never [t] itself: the kernels write into it).
 Tensor fresh_copy(const Tensor& t, DType dt) {
@@ -45,7 +23,7 @@ Tensor fresh_copy(const Tensor& t, DType dt) {
 template <typename T> void add_into(const Tensor& idx, int64_t dim, Tensor& res, const Tensor& v) {
   T* o = res.data<T>();
   const T* sv = v.data<T>();
-  for_each_target(idx, res.sizes(), dim, [&](int64_t e, int64_t off) { o[off] += sv[e]; });
+  common::for_each_target(idx, res.sizes(), dim, [&](int64_t e, int64_t off) { o[off] += sv[e]; });
 }
 
 // The out-of-place result of scatter (add = false) or scatter_add (add = true) of a's arguments.
@@ -65,7 +43,7 @@ Tensor scattered(const ArgReader& a, bool add) {
   else AMPS_DISPATCH_ALL(work, T, [&] {
     T* o = res.data<T>();
     const T* sv = v.data<T>();
-    for_each_target(idx, res.sizes(), s.dim, [&](int64_t e, int64_t off) { o[off] = sv[e]; });
+    common::for_each_target(idx, res.sizes(), s.dim, [&](int64_t e, int64_t off) { o[off] = sv[e]; });
   });
   return work == input.dtype() ? res : cast(res, input.dtype());
 }

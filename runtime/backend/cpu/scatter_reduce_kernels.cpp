@@ -10,6 +10,7 @@
 #include "runtime/backend/common/index_layout.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/backend/cpu/scatter_targets.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
@@ -58,26 +59,12 @@ template <typename T> void fold_into(Tensor& res, const Tensor& idx, const Tenso
                                      bool include_self) {
   T* o = res.data<T>();
   const T* sv = v.data<T>();
-  const int64_t* ix = idx.data<int64_t>();
-  const Dims& is = idx.sizes();
-  const Dims os = contiguous_strides(res.sizes());
-  const int64_t size = res.dim() == 0 ? 1 : res.size(dim);
   std::vector<int64_t> count(size_t(res.numel()), include_self ? 1 : 0);
-  for (int64_t e = 0; e < idx.numel(); ++e) {
-    int64_t at = ix[e];
-    AMPS_CHECK_INDEX(at >= -size && at < size, "index {} is out of bounds for dimension {} with size {}", at, dim,
-                     size);
-    if (at < 0) at += size;
-    int64_t rem = e, off = 0;
-    for (int64_t k = int64_t(is.size()) - 1; k >= 0; --k) {
-      const int64_t c = rem % is[size_t(k)];
-      rem /= is[size_t(k)];
-      off += (k == dim ? at : c) * os[size_t(k)];
-    }
+  common::for_each_target(idx, res.sizes(), dim, [&](int64_t e, int64_t off) {
     int64_t& n = count[size_t(off)];
     o[off] = n == 0 ? sv[e] : fold(r, o[off], sv[e]);
     ++n;
-  }
+  });
   if (r != Reduce::mean) return;
   for (int64_t p = 0; p < res.numel(); ++p)
     if (count[size_t(p)] > 1) o[p] = mean_of(o[p], count[size_t(p)]);
