@@ -21,7 +21,8 @@ pattern      : name                                     # namePattern
              ;
 // An expression, an assignment or an augmented assignment: one rule, so that choosing among them needs no
 // lookahead past the target (three rules made the parser scan every expression statement twice).
-exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=') value=expr)? ;
+exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
+                                 | '<<=' | '>>=') value=expr)? ;
 
 // `@no_grad` / `@enable_grad` (with or without `()`) name the grad-mode decorators despite being keywords.
 decorator    : '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?) NEWLINE+ ;
@@ -67,11 +68,17 @@ andExpr      : notExpr (AND notExpr)* ;
 notExpr      : NOT notExpr                               # notOp
              | comparison                                # notPass
              ;
-comparison   : arith (compOp arith)* ;
+comparison   : bitOr (compOp bitOr)* ;
 compOp       : '==' | '!=' | '<' | '<=' | '>' | '>=' | IN | NOT IN | IS | IS NOT ;
+// Python's bitwise operators between comparisons and `+ -`: `|` lowest, then `^`, `&`, shifts (tensor masks:
+// `(x > 0) & (x < 1)`).
+bitOr        : bitOr '|' bitXor | bitXor ;
+bitXor       : bitXor '^' bitAnd | bitAnd ;
+bitAnd       : bitAnd '&' shift | shift ;
+shift        : shift op=('<<' | '>>') arith | arith ;
 arith        : arith op=('+' | '-') term | term ;
 term         : term op=('*' | '/' | '//' | '%' | '@') unary | unary ;
-unary        : op=('-' | '+') unary | power ;
+unary        : op=('-' | '+' | '~') unary | power ;
 power        : postfix ('**' unary)? ;
 
 postfix      : atom                                      # atomPostfix

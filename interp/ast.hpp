@@ -110,8 +110,8 @@ struct CallExpr : Expr {
   bool has_splat = false;   // any Splat/KwSplat argument
 };
 
-enum class UnaryOp : uint8_t { Neg, Pos };
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow };
+enum class UnaryOp : uint8_t { Neg, Pos, Invert };
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow, BitAnd, BitOr, BitXor, LShift, RShift };
 enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn, Is, IsNot };
 
 struct UnaryExpr : Expr {

@@ -115,7 +115,9 @@ StmtPtr AstBuilder::expr_stmt(P::ExprStmtContext* ctx) {
 StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx) {
   static const std::pair<const char*, BinaryOp> ops[] = {
       {"+=", BinaryOp::Add}, {"-=", BinaryOp::Sub}, {"*=", BinaryOp::Mul}, {"/=", BinaryOp::Div},
-      {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod}, {"**=", BinaryOp::Pow}, {"@=", BinaryOp::MatMul}};
+      {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod}, {"**=", BinaryOp::Pow}, {"@=", BinaryOp::MatMul},
+      {"&=", BinaryOp::BitAnd}, {"|=", BinaryOp::BitOr}, {"^=", BinaryOp::BitXor}, {"<<=", BinaryOp::LShift},
+      {">>=", BinaryOp::RShift}};
   BinaryOp op = BinaryOp::Add;
   for (auto& [text, o] : ops)
     if (ctx->op->getText() == text) op = o;

@@ -46,6 +46,10 @@ class AstBuilder {
   ExprPtr autocast_not(P::AutocastNotContext* ctx);
   ExprPtr not_expr(P::NotExprContext* ctx);
   ExprPtr comparison(P::ComparisonContext* ctx);
+  ExprPtr bit_or(P::BitOrContext* ctx);
+  ExprPtr bit_xor(P::BitXorContext* ctx);
+  ExprPtr bit_and(P::BitAndContext* ctx);
+  ExprPtr shift(P::ShiftContext* ctx);
   ExprPtr arith(P::ArithContext* ctx);
   ExprPtr term(P::TermContext* ctx);
   ExprPtr unary(P::UnaryContext* ctx);

@@ -88,8 +88,8 @@ ExprPtr AstBuilder::not_expr(P::NotExprContext* ctx) {
 
 // comparison: arith (compOp arith)*
 ExprPtr AstBuilder::comparison(P::ComparisonContext* ctx) {
-  if (auto* only = only_child<P::ArithContext>(ctx)) return arith(only);
-  ExprPtr first = arith(ctx->arith(0));
+  if (auto* only = only_child<P::BitOrContext>(ctx)) return bit_or(only);
+  ExprPtr first = bit_or(ctx->bitOr(0));
   if (ctx->compOp().empty()) return first;
   auto cmp = std::make_unique<CompareExpr>(span(ctx), std::move(first));
   for (size_t i = 0; i < ctx->compOp().size(); ++i) {
@@ -99,7 +99,7 @@ ExprPtr AstBuilder::comparison(P::ComparisonContext* ctx) {
                 : t == "<=" ? CompareOp::Le : t == ">" ? CompareOp::Gt : t == ">=" ? CompareOp::Ge
                 : t == "in" ? CompareOp::In : t == "notin" ? CompareOp::NotIn
                 : t == "is" ? CompareOp::Is : CompareOp::IsNot;
-    cmp->rest.emplace_back(o, arith(ctx->arith(i + 1)));
+    cmp->rest.emplace_back(o, bit_or(ctx->bitOr(i + 1)));
   }
   return cmp;
 }
@@ -112,6 +112,34 @@ static BinaryOp binary_op(const std::string& t) {
   if (t == "//") return BinaryOp::FloorDiv;
   if (t == "%") return BinaryOp::Mod;
   return BinaryOp::MatMul;
+}
+
+// bitOr: bitOr '|' bitXor | bitXor
+ExprPtr AstBuilder::bit_or(P::BitOrContext* ctx) {
+  if (auto* only = only_child<P::BitXorContext>(ctx)) return bit_xor(only);
+  Span s = span(static_cast<antlr4::tree::TerminalNode*>(ctx->children[1])->getSymbol());
+  return std::make_unique<BinaryExpr>(s, BinaryOp::BitOr, bit_or(ctx->bitOr()), bit_xor(ctx->bitXor()));
+}
+
+// bitXor: bitXor '^' bitAnd | bitAnd
+ExprPtr AstBuilder::bit_xor(P::BitXorContext* ctx) {
+  if (auto* only = only_child<P::BitAndContext>(ctx)) return bit_and(only);
+  Span s = span(static_cast<antlr4::tree::TerminalNode*>(ctx->children[1])->getSymbol());
+  return std::make_unique<BinaryExpr>(s, BinaryOp::BitXor, bit_xor(ctx->bitXor()), bit_and(ctx->bitAnd()));
+}
+
+// bitAnd: bitAnd '&' shift | shift
+ExprPtr AstBuilder::bit_and(P::BitAndContext* ctx) {
+  if (auto* only = only_child<P::ShiftContext>(ctx)) return shift(only);
+  Span s = span(static_cast<antlr4::tree::TerminalNode*>(ctx->children[1])->getSymbol());
+  return std::make_unique<BinaryExpr>(s, BinaryOp::BitAnd, bit_and(ctx->bitAnd()), shift(ctx->shift()));
+}
+
+// shift: shift ('<<' | '>>') arith | arith
+ExprPtr AstBuilder::shift(P::ShiftContext* ctx) {
+  if (auto* only = only_child<P::ArithContext>(ctx)) return arith(only);
+  BinaryOp op = ctx->op->getText() == "<<" ? BinaryOp::LShift : BinaryOp::RShift;
+  return std::make_unique<BinaryExpr>(span(ctx->op), op, shift(ctx->shift()), arith(ctx->arith()));
 }
 
 // arith: arith ('+' | '-') term | term
@@ -134,7 +162,8 @@ ExprPtr AstBuilder::term(P::TermContext* ctx) {
 ExprPtr AstBuilder::unary(P::UnaryContext* ctx) {
   if (auto* only = only_child<P::PowerContext>(ctx)) return power(only);
   if (!ctx->unary()) return power(ctx->power());
-  UnaryOp op = ctx->op->getText() == "-" ? UnaryOp::Neg : UnaryOp::Pos;
+  const std::string t = ctx->op->getText();
+  UnaryOp op = t == "-" ? UnaryOp::Neg : t == "+" ? UnaryOp::Pos : UnaryOp::Invert;
   return std::make_unique<UnaryExpr>(span(ctx), op, unary(ctx->unary()));
 }
 

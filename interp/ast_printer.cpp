@@ -218,7 +218,7 @@ std::string dump_expr(const Expr& e) {
     case ExprKind::Tuple: return "(tuple" + list(static_cast<const TupleLit&>(e).items) + ")";
     case ExprKind::Unary: {
       auto& n = static_cast<const UnaryExpr&>(e);
-      return std::string(n.op == UnaryOp::Neg ? "(neg " : "(pos ") + dump_expr(*n.operand) + ")";
+      return std::string(n.op == UnaryOp::Neg ? "(neg " : n.op == UnaryOp::Pos ? "(pos " : "(invert ") + dump_expr(*n.operand) + ")";
     }
     case ExprKind::Binary: {
       auto& n = static_cast<const BinaryExpr&>(e);
@@ -247,7 +247,7 @@ std::string dump_ast(const Program& prog) {
 }
 
 const char* binary_op_symbol(BinaryOp op) {
-  static const char* names[] = {"+", "-", "*", "/", "//", "%", "@", "**"};
+  static const char* names[] = {"+", "-", "*", "/", "//", "%", "@", "**", "&", "|", "^", "<<", ">>"};
   return names[static_cast<int>(op)];
 }
 

@@ -14,11 +14,13 @@ namespace {
 TensorOperatorHooks g_hooks;   // set once at startup, before any interpreter runs
 
 const char* method_for(BinaryOp op) {
-  static const char* names[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__matmul__", "__pow__"};
+  static const char* names[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__matmul__", "__pow__",
+                                "__and__", "__or__", "__xor__", "__lshift__", "__rshift__"};
   return names[int(op)];
 }
 const char* rmethod_for(BinaryOp op) {
-  static const char* names[] = {"__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rmatmul__", "__rpow__"};
+  static const char* names[] = {"__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rmatmul__", "__rpow__",
+                                "__rand__", "__ror__", "__rxor__", "__rlshift__", "__rrshift__"};
   return names[int(op)];
 }
 
@@ -67,6 +69,26 @@ Value int_arith(BinaryOp op, int64_t a, int64_t b, const Span& where) {
     case BinaryOp::Pow: return int_pow(a, b, where);
     default: return Value::undef();
   }
+}
+
+bool is_bitwise(BinaryOp op) { return op >= BinaryOp::BitAnd; }
+
+// Python's & | ^ << >> on ints and bools: bools give a bool for & | ^ (True & False is False); a negative shift
+// count is a ValueError, a left shift past 64 bits an OverflowError (Python's ints would grow).
+Value int_bitwise(BinaryOp op, const Value& va, const Value& vb, const Span& where) {
+  const int64_t a = va.as_int(), b = vb.as_int();
+  const bool both_bool = va.is_bool() && vb.is_bool();
+  switch (op) {
+    case BinaryOp::BitAnd: return both_bool ? Value(bool(a & b)) : Value(a & b);
+    case BinaryOp::BitOr: return both_bool ? Value(bool(a | b)) : Value(a | b);
+    case BinaryOp::BitXor: return both_bool ? Value(bool(a ^ b)) : Value(a ^ b);
+    default: break;
+  }
+  if (b < 0) Interp::fail("ValueError", "negative shift count", where);
+  if (op == BinaryOp::RShift) return Value(b >= 63 ? (a < 0 ? int64_t(-1) : int64_t(0)) : a >> b);
+  if (a == 0) return Value(int64_t(0));
+  check_overflow(b >= 63 || (a > 0 ? a > (INT64_MAX >> b) : a < (INT64_MIN >> b)), where);
+  return Value(int64_t(uint64_t(a) << b));
 }
 
 Value float_arith(BinaryOp op, double a, double b, const Span& where) {
@@ -155,7 +177,8 @@ Value instance_op(Interp& in, BinaryOp op, const Value& a, const Value& b) {
 void set_tensor_operator_hooks(TensorOperatorHooks hooks) { g_hooks = hooks; }
 
 Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const Span& where) {
-  if (a.is_number() && b.is_number() && op != BinaryOp::MatMul) {
+  if (is_bitwise(op) && (a.is_int() || a.is_bool()) && (b.is_int() || b.is_bool())) return int_bitwise(op, a, b, where);
+  if (a.is_number() && b.is_number() && op != BinaryOp::MatMul && !is_bitwise(op)) {
     if (!a.is_float() && !b.is_float()) return int_arith(op, a.as_int(), b.as_int(), where);
     return float_arith(op, a.to_double(), b.to_double(), where);
   }
@@ -188,19 +211,21 @@ Value augmented_op(Interp& in, BinaryOp op, const Value& a, const Value& b, cons
 }
 
 Value unary_op(Interp& in, UnaryOp op, const Value& a, const Span& where) {
-  if (a.is_float()) return Value(op == UnaryOp::Neg ? -a.as_float() : a.as_float());
+  if (a.is_float() && op != UnaryOp::Invert) return Value(op == UnaryOp::Neg ? -a.as_float() : a.as_float());
   if (a.is_int() || a.is_bool()) {
     if (op == UnaryOp::Pos) return Value(a.as_int());
+    if (op == UnaryOp::Invert) return Value(~a.as_int());  // -(x + 1), also for bools (Python's ~True is -2)
     int64_t r = 0;
     check_overflow(__builtin_sub_overflow(int64_t(0), a.as_int(), &r), where);
     return Value(r);
   }
   if (g_hooks.unary && a.is(ObjKind::Tensor)) return g_hooks.unary(in, op, a, where);
   if (a.is(ObjKind::Instance)) {
-    Value m = in.find_attr(a, intern(op == UnaryOp::Neg ? "__neg__" : "__pos__"));
+    Value m = in.find_attr(a, intern(op == UnaryOp::Neg ? "__neg__" : op == UnaryOp::Pos ? "__pos__" : "__invert__"));
     if (!m.is_undef()) return in.call(m, std::vector<Value>{});
   }
-  Interp::fail("TypeError", fmt::format("bad operand type for unary {}: '{}'", op == UnaryOp::Neg ? "-" : "+", type_name(a)), where);
+  const char* symbol = op == UnaryOp::Neg ? "-" : op == UnaryOp::Pos ? "+" : "~";
+  Interp::fail("TypeError", fmt::format("bad operand type for unary {}: '{}'", symbol, type_name(a)), where);
 }
 
 static bool sequences_equal(Interp& in, const std::vector<Value>& a, const std::vector<Value>& b) {

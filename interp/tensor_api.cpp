@@ -152,7 +152,7 @@ Value b_set_rng_state(Interp& in, CallArgs& a) {
   return Value();
 }
 
-// ---- tensor operators: + - * / // % ** @ and comparisons, with numbers on either side
+// ---- tensor operators: + - * / // % ** @ & | ^ << >> ~ and comparisons, with numbers on either side
 rt::OpId binary_op_id(BinaryOp op) {
   switch (op) {
     case BinaryOp::Add: return rt::OpId::add;
@@ -163,6 +163,11 @@ rt::OpId binary_op_id(BinaryOp op) {
     case BinaryOp::Mod: return rt::OpId::remainder;
     case BinaryOp::MatMul: return rt::OpId::matmul;
     case BinaryOp::Pow: return rt::OpId::pow;
+    case BinaryOp::BitAnd: return rt::OpId::bitwise_and;
+    case BinaryOp::BitOr: return rt::OpId::bitwise_or;
+    case BinaryOp::BitXor: return rt::OpId::bitwise_xor;
+    case BinaryOp::LShift: return rt::OpId::bitwise_left_shift;
+    case BinaryOp::RShift: return rt::OpId::bitwise_right_shift;
   }
   return rt::OpId::add;
 }
@@ -267,7 +272,7 @@ Value tensor_unary(Interp&, UnaryOp op, const Value& a, const Span& where) {
     OperatorArgs pooled;
     rt::Args& args = pooled.get();
     push_operand(args, a, where);
-    return wrap(rt::dispatch(rt::OpId::neg, args)[0]);
+    return wrap(rt::dispatch(op == UnaryOp::Neg ? rt::OpId::neg : rt::OpId::bitwise_not, args)[0]);
   });
 }
 

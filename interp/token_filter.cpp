@@ -11,7 +11,7 @@ static bool is_continuation(const antlr4::Token& t) {
   static const std::unordered_set<std::string_view> ops = {
       "+", "-", "*", "/", "//", "%", "@", "**", "==", "!=", "<", "<=", ">", ">=", "=", "+=",
       "-=", "*=", "/=", "//=", "%=", "**=", "@=", ",", ".", "(", "[", "{", "and", "or", "not",
-      "in", "is", ";"};
+      "in", "is", ";", "&", "|", "^", "<<", ">>", "~", "&=", "|=", "^=", "<<=", ">>="};
   const std::string text = t.getText();
   return ops.count(text) > 0 && t.getType() != amps_gen::AmpsLexer::STRING;
 }
