@@ -6,6 +6,8 @@
 
 #include "interp/builtins.hpp"
 #include "interp/tensor_value.hpp"
+#include "interp/diagnostics.hpp"
+#include "runtime/autograd/anomaly.hpp"
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd_meta.hpp"
 
@@ -104,6 +106,23 @@ Value f_backward(Interp& in, CallArgs& a) {
   return Value();
 }
 
+// autograd.set_detect_anomaly(mode, check_nan=true) and torch.set_anomaly_enabled: anomaly mode on or off
+// (runtime/autograd/anomaly.hpp: backward names the node whose gradient holds NaN and where its forward op ran).
+Value f_set_detect_anomaly(Interp&, CallArgs& a) {
+  ArgReader r(a, "set_detect_anomaly", {"mode", "check_nan"});
+  Value mode = r.required(0);
+  if (!mode.is_bool()) Interp::fail("TypeError", "set_detect_anomaly(): mode must be a bool, not " + type_name(mode), a.span);
+  if (!r.bool_or(1, true) && mode.as_bool())
+    Interp::fail("ValueError", "set_detect_anomaly(): check_nan=false is not supported: anomaly mode's only check is for NaN gradients", a.span);
+  ag::set_detect_anomaly(mode.as_bool());
+  return Value();
+}
+
+Value f_is_anomaly_enabled(Interp&, CallArgs& a) {
+  ArgReader r(a, "is_anomaly_enabled", {});
+  return Value(ag::anomaly_enabled());
+}
+
 // The part of torch.autograd written in amps (stdlib/autograd_tools.amps: autograd.functional, gradcheck,
 // gradgradcheck, Variable), when the stdlib is installed. That module imports this one, which import_module has
 // cached before running this initialiser, so it sees grad and backward already.
@@ -118,6 +137,8 @@ void install_module(Interp& in, Module& m) {
   m.attrs[intern("Function")] = make_function_class();
   m.attrs[intern("grad")] = make<Native>("grad", f_grad);
   m.attrs[intern("backward")] = make<Native>("backward", f_backward);
+  m.attrs[intern("set_detect_anomaly")] = make<Native>("set_detect_anomaly", f_set_detect_anomaly);
+  m.attrs[intern("is_anomaly_enabled")] = make<Native>("is_anomaly_enabled", f_is_anomaly_enabled);
   attach_script_part(in, m);
 }
 
@@ -137,6 +158,13 @@ Value grad_fn_value(const rt::Tensor& t) {
 
 void install_autograd_builtins(Interp& in) {
   rt::autograd::install(in.runtime());
+  ag::set_anomaly_site_provider(in.runtime(), [&in] {
+    const Stmt* s = in.current_stmt();
+    return s ? format_position(s->span) : std::string();
+  });
+  in.def_native("set_anomaly_enabled", f_set_detect_anomaly);  // torch.set_anomaly_enabled
+  in.def_native("is_anomaly_enabled", f_is_anomaly_enabled);
+  in.def_native("is_anomaly_check_nan_enabled", f_is_anomaly_enabled);
   install_grad_mode_builtins(in);
   in.def_module("autograd", install_module);
 }

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "runtime/autograd/anomaly.hpp"
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/rules.hpp"
 #include "runtime/autograd/view_inplace.hpp"
@@ -129,6 +130,7 @@ void run_node(GraphTask& task, GradNode* n, Tensors buf, auto&& push) {
   bool any = false;
   for (const Tensor& g : buf) any = any || g.defined();
   Tensors out = any ? n->apply(buf, needs) : Tensors();
+  if (any && anomaly_enabled()) check_anomaly(*n, out);
   if (!task.retain_graph) n->release();
   for (size_t i = 0; i < n->next.size(); ++i) {
     if (!needs[i]) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "runtime/autograd/anomaly.hpp"
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/autograd/grad_fn_names.hpp"
 #include "runtime/autograd/rules.hpp"
@@ -187,6 +188,8 @@ void name_new_node(const Tensor& t, std::span<const Node* const> before, std::st
 class AutogradLayer final : public DispatchLayer {
  public:
   std::string_view name() const override { return "autograd"; }
+  // The source position of the op being recorded, as text, for anomaly mode (anomaly.hpp).
+  void set_site_provider(std::function<std::string()> fn) { site_ = std::move(fn); }
 
   Tensors call(OpId op, Args& args, const Next& next) override {
     const bool grad_mode = current_context().grad_enabled();
@@ -249,6 +252,7 @@ class AutogradLayer final : public DispatchLayer {
     connect_inputs(*node, inputs);  // before running: an in-place op's self still has its old history
     Tensors outs = below(op, args, next);
     node->set_name(recorded_node_name(op, args, outs));
+    if (anomaly_enabled()) node->forward_site = std::make_unique<std::string>(site_ ? site_() : std::string());
     node->save(args, outs, inplace, node);
     if (inplace && is_view_inplace(*inputs[0])) {
       bind_outputs(node, inputs, outs, inplace);
@@ -275,6 +279,8 @@ class AutogradLayer final : public DispatchLayer {
     }
   }
 
+  std::function<std::string()> site_;
+
   // Views of floating tensors made in grad mode remember their base, so an in-place op on the view
   // can rebase the base's history (detach() is the exception: it leaves the graph on purpose).
   static void remember_bases(OpId op, const Args& args, const Tensors& outs) {
@@ -292,6 +298,10 @@ class AutogradLayer final : public DispatchLayer {
 
 void install(Context& ctx) {
   if (!ctx.find_layer<AutogradLayer>()) ctx.add_layer(std::make_shared<AutogradLayer>(), layer_order::autograd);
+}
+
+void set_anomaly_site_provider(Context& ctx, std::function<std::string()> fn) {
+  if (auto* layer = ctx.find_layer<AutogradLayer>()) layer->set_site_provider(std::move(fn));
 }
 
 void retain_grad(const Tensor& t) {

@@ -52,6 +52,8 @@ class GradNode : public Node {
   // Per forward output: register_hook()s of non-leaf tensors, and tensors that retain_grad().
   std::vector<std::vector<GradHook>> pre_hooks;
   std::vector<std::weak_ptr<TensorImpl>> retained;
+  // Where the forward op ran, recorded in anomaly mode only (anomaly.hpp); null otherwise.
+  std::unique_ptr<std::string> forward_site;
 
   // Gradients for the slots from the output gradients [grads] (undefined = zero); [needs][i] says
   // whether slot i's gradient is wanted (others may stay undefined).
