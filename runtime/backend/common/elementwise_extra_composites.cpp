@@ -7,6 +7,7 @@
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
+#include "runtime/shape.hpp"
 
 namespace amps::rt::common {
 namespace {
@@ -18,6 +19,7 @@ using O = OpId;
 Tensors nan_ignoring_extremum(OpId op, Args& args, bool max) {
   ArgReader a(op, args);
   const Tensor x = a.tensor(0), y = a.tensor(1);
+  broadcast_shapes(x.sizes(), y.sizes(), op_name(op));
   const Tensor wins = max ? ge(x, y) : le(x, y);
   return {where(call_op(O::logical_or, wins, call_op(O::isnan, y)), x, y)};
 }
@@ -36,6 +38,7 @@ Tensors fmin_math(Args& args) { return nan_ignoring_extremum(O::fmin, args, fals
 Tensors copysign_math(Args& args) {
   ArgReader a(O::copysign, args);
   const Tensor x = a.tensor(0), y = a.tensor(1);
+  broadcast_shapes(x.sizes(), y.sizes(), "copysign");
   const DType common = cpu::result_type({&x, &y});
   const Tensor m = abs(x.to(is_floating(common) ? common : DType::float32));
   return {where(call_op(O::signbit, y), neg(m), m)};
@@ -44,6 +47,7 @@ Tensors copysign_math(Args& args) {
 // ldexp(input, other): input * 2 ** other, as PyTorch's composite (pow(2.0, other) makes integers float32).
 Tensors ldexp_math(Args& args) {
   ArgReader a(O::ldexp, args);
+  broadcast_shapes(a.tensor(0).sizes(), a.tensor(1).sizes(), "ldexp");
   return {mul(a.tensor(0), call_op(O::pow, 2.0, a.tensor(1)))};
 }
 
@@ -66,12 +70,14 @@ Tensors positive_math(Args& args) {
 // rsub(input, other, alpha): other - alpha * input.
 Tensors rsub_math(Args& args) {
   ArgReader a(O::rsub, args);
+  broadcast_shapes(a.tensor(0).sizes(), a.tensor(1).sizes(), "rsub");
   return {sub(a.tensor(1), a.tensor(0), a.scalar(2))};
 }
 
 // logical_xor: (input != 0) != (other != 0), as bool (NaN counts as true).
 Tensors logical_xor_math(Args& args) {
   ArgReader a(O::logical_xor, args);
+  broadcast_shapes(a.tensor(0).sizes(), a.tensor(1).sizes(), "logical_xor");
   return {ne(ne(a.tensor(0), Scalar(int64_t(0))), ne(a.tensor(1), Scalar(int64_t(0))))};
 }
 

@@ -25,9 +25,12 @@ std::pair<Tensor, Tensor> float_pair(const Tensor& a, const Tensor& b) {
   return {a.to(dt), b.to(dt)};
 }
 
+// The binary float composites' argument checks: a floating result type, and shapes that broadcast (checked here so
+// that the error names [op], not the first inner op).
 void check_floating(std::string_view op, const Tensor& a, const Tensor& b) {
   const DType dt = cpu::result_type({&a, &b});
   AMPS_CHECK(is_floating(dt), "\"{}\" not implemented for '{}'", op, dtype_name(dt));
+  broadcast_shapes(a.sizes(), b.sizes(), op);
 }
 
 // max(a, b) + log1p(exp(-|a - b| * scale)) / scale: log(exp(a) + exp(b)) for scale 1, log2(2^a + 2^b) for ln 2.
@@ -118,6 +121,7 @@ Tensors heaviside_math(Args& args) {
 // pow in float64, whatever the operands' dtypes.
 Tensors float_power_math(Args& args) {
   ArgReader a(O::float_power, args);
+  broadcast_shapes(a.tensor(0).sizes(), a.tensor(1).sizes(), "float_power");
   return {call_op(O::pow, a.tensor(0).to(DType::float64), a.tensor(1).to(DType::float64))};
 }
 
