@@ -17,6 +17,21 @@ static Value instance_attr(const Value& self, Atom name) {
   return *v;
 }
 
+// slice.start/.stop/.step and slice.indices(n), as Python's.
+static Value slice_attr(const Value& obj, Atom name) {
+  auto* s = obj.as<SliceObj>();
+  if (*name == "start") return s->lo;
+  if (*name == "stop") return s->hi;
+  if (*name == "step") return s->step;
+  if (*name != "indices") return Value::undef();
+  return make<BoundMethod>(obj, make<Native>("indices", [](Interp&, CallArgs& a) {
+    ArgReader r(a, "indices", {"self", "len"});
+    const Value& n = r.required(1);
+    if (!n.is_int()) Interp::fail("TypeError", "slice.indices() takes an integer length, not " + type_name(n), a.span);
+    return slice_indices(*r.get(0).as<SliceObj>(), n.as_int(), a.span);
+  }));
+}
+
 Value Interp::find_attr(const Value& obj, Atom name) {
   if (!obj.is_obj()) return builtin_method(*this, obj, name);
   switch (obj.obj()->kind()) {
@@ -44,6 +59,7 @@ Value Interp::find_attr(const Value& obj, Atom name) {
         for (size_t i = 0; i < t->field_names->size() && i < t->items.size(); ++i)
           if ((*t->field_names)[i] == *name) return t->items[i];
       return builtin_method(*this, obj, name);
+    case ObjKind::Slice: return slice_attr(obj, name);
     case ObjKind::Opaque:
     case ObjKind::Tensor:
     case ObjKind::DType:

@@ -171,6 +171,7 @@ bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where
       if (is_instance(in, v, c, where)) return true;
     return false;
   }
+  if (cls.is(ObjKind::Class) && *cls.as<Class>()->name == "object" && !cls.as<Class>()->base) return true;  // Python's root
   if (cls.is(ObjKind::Class)) return v.is(ObjKind::Instance) && v.as<Instance>()->cls->is_subclass_of(cls.as<Class>());
   if (cls.is(ObjKind::Native)) {
     const std::string& name = cls.as<Native>()->name;
@@ -358,6 +359,9 @@ void def_error_kind(Interp& in, const char* kind) {
 
 void install_math_module(Interp& in);
 void install_time_module(Interp& in);
+void install_iter_builtins(Interp& in);
+void install_python_builtins(Interp& in);
+void install_set_builtin(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -394,6 +398,9 @@ void install_core_builtins(Interp& in) {
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
   in.def_global("args", make_list(std::move(args)));
+  install_iter_builtins(in);
+  install_python_builtins(in);
+  install_set_builtin(in);
   install_math_module(in);
   install_time_module(in);
 }

@@ -19,6 +19,12 @@ Value builtin_method(Interp& in, const Value& self, Atom name);
 // Python float repr (shortest round trip, "65536.0").
 std::string format_float(double d);
 
+// Applies a Python format spec ("[[fill]align][sign][0][width][,][.prec][type]") to a value (interp/format.cpp).
+std::string format_with_spec(Interp& in, const Value& v, std::string spec, const Span& where);
+
+// slice.indices(n): Python's (start, stop, step) of [s] over a sequence of length n (interp/sequence.cpp).
+Value slice_indices(const SliceObj& s, int64_t n, const Span& where);
+
 // An integral double (already truncated/rounded) as an int: ValueError for NaN, OverflowError for infinities
 // and values outside int64 (Python's ints are unbounded; amps' stop at 64 bits rather than wrap).
 Value int_of_integral_double(double d, const Span& where);

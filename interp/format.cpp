@@ -101,6 +101,10 @@ std::string Interp::repr(const Value& v) {
       auto* r = v.as<Range>();
       return r->step == 1 ? fmt::format("range({}, {})", r->start, r->stop) : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
     }
+    case ObjKind::Slice: {
+      auto* s = v.as<SliceObj>();
+      return "slice(" + repr(s->lo) + ", " + repr(s->hi) + ", " + repr(s->step) + ")";
+    }
     case ObjKind::Error: {
       auto& e = v.as<ErrorObj>()->error;
       return e.kind() + "(" + quote_str(e.message()) + ")";

@@ -105,6 +105,12 @@ static SliceBounds slice_bounds(const SliceObj& s, int64_t n, const Span& where)
   return {start, stop, step, count};
 }
 
+Value slice_indices(const SliceObj& s, int64_t n, const Span& where) {
+  if (n < 0) Interp::fail("ValueError", "length should not be negative", where);
+  auto b = slice_bounds(s, n, where);
+  return make_tuple({Value(b.start), Value(b.stop), Value(b.step)});
+}
+
 template <class Seq>
 static Value index_seq(const Seq& items, const Value& key, const Span& where, const char* what,
                        const std::function<Value(std::vector<Value>)>& make_seq) {
