@@ -3,17 +3,19 @@
 #include <fmt/format.h>
 
 #include "interp/builtins.hpp"
+#include "interp/descriptors.hpp"
 #include "interp/interp.hpp"
 
 namespace amps::interp {
 
 // Instance attribute, else a class attribute (methods come back bound to the instance).
-static Value instance_attr(const Value& self, Atom name) {
+static Value instance_attr(Interp& in, const Value& self, Atom name) {
   auto* inst = self.as<Instance>();
   if (const Value* own = inst->attrs.find(name)) return *own;
   const Value* v = inst->cls->lookup(name);
   if (!v) return Value::undef();
   if (v->is(ObjKind::Function) || v->is(ObjKind::Native)) return make<BoundMethod>(self, *v);
+  if (Descriptor* d = as_descriptor(*v)) return descriptor_get(in, *d, self, inst->cls.get(), {});
   return *v;
 }
 
@@ -35,11 +37,12 @@ static Value slice_attr(const Value& obj, Atom name) {
 Value Interp::find_attr(const Value& obj, Atom name) {
   if (!obj.is_obj()) return builtin_method(*this, obj, name);
   switch (obj.obj()->kind()) {
-    case ObjKind::Instance: return instance_attr(obj, name);
+    case ObjKind::Instance: return instance_attr(*this, obj, name);
     case ObjKind::Class: {
       if (*name == "__name__") return make_str(*obj.as<Class>()->name);
       const Value* v = obj.as<Class>()->lookup(name);
       if (v && v->is(ObjKind::Native) && v->as<Native>()->classmethod) return make<BoundMethod>(obj, *v);
+      if (Descriptor* d = v ? as_descriptor(*v) : nullptr) return descriptor_get(*this, *d, Value(), obj.as<Class>(), {});
       return v ? *v : Value::undef();
     }
     case ObjKind::Module: {
@@ -83,12 +86,21 @@ Value Interp::get_attr(const Value& obj, Atom name, const Span& where) {
 void Interp::set_attr(const Value& obj, Atom name, Value v, const Span& where) {
   if (obj.is(ObjKind::Instance)) {
     auto* inst = obj.as<Instance>();
+    if (inst->cls->any_descriptors()) {
+      const Value* cv = inst->cls->lookup(name);
+      if (Descriptor* d = cv ? as_descriptor(*cv) : nullptr; d && d->kind == Descriptor::Kind::Property)
+        return property_set(*this, *d, obj, name, std::move(v), where);
+    }
     const Value* setter = inst->cls->lookup(intern("__setattr__"));
     if (setter) { call(*setter, {obj, make_str(*name), std::move(v)}); return; }
     inst->attrs[name] = std::move(v);
     return;
   }
-  if (obj.is(ObjKind::Class)) { obj.as<Class>()->attrs[name] = std::move(v); return; }
+  if (obj.is(ObjKind::Class)) {
+    if (as_descriptor(v)) obj.as<Class>()->has_descriptors = true;
+    obj.as<Class>()->attrs[name] = std::move(v);
+    return;
+  }
   if (obj.is(ObjKind::Module)) { obj.as<Module>()->attrs[name] = std::move(v); return; }
   if (is_opaque(obj) && obj.as<Opaque>()->set_attr(*this, name, v)) return;
   fail("AttributeError", fmt::format("cannot set attribute '{}' on '{}' object", *name, type_name(obj)), where);

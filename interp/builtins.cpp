@@ -362,6 +362,7 @@ void install_time_module(Interp& in);
 void install_iter_builtins(Interp& in);
 void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
+void install_descriptor_builtins(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -401,6 +402,7 @@ void install_core_builtins(Interp& in) {
   install_iter_builtins(in);
   install_python_builtins(in);
   install_set_builtin(in);
+  install_descriptor_builtins(in);
   install_math_module(in);
   install_time_module(in);
 }

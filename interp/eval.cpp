@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "interp/interp.hpp"
+#include "interp/descriptors.hpp"
 #include "interp/operators.hpp"
 
 namespace amps::interp {
@@ -186,6 +187,10 @@ Value Interp::eval_super(const SuperExpr& e) {
     fail("AttributeError", fmt::format("base class '{}' has no attribute '{}'", *owner->base->name, *e.name), e.span);
   }
   if (found->is(ObjKind::Function) || found->is(ObjKind::Native)) return make<BoundMethod>(self, *found);
+  if (Descriptor* d = as_descriptor(*found)) {   // super.prop reads the base's property of this instance
+    Class* cls = self.is(ObjKind::Instance) ? self.as<Instance>()->cls.get() : self.is(ObjKind::Class) ? self.as<Class>() : owner;
+    return descriptor_get(*this, *d, self.is(ObjKind::Class) ? Value() : self, cls, e.span);
+  }
   return *found;
 }
 

@@ -12,6 +12,7 @@
 
 #include "interp/amp_binding.hpp"
 #include "interp/builtins.hpp"
+#include "interp/descriptors.hpp"
 #include "interp/parser.hpp"
 #include "interp/tensor_value.hpp"
 
@@ -122,13 +123,31 @@ Value Interp::run_file(const std::string& path) {
 }
 
 // A closure over the current scope; default values are evaluated now, like Python.
-Value Interp::make_function(const FnDecl& d) {
+Value Interp::make_function(const FnDecl& d, const Class* cls) {
   auto fn = make<Function>(&d, Ref<Env>(ts_->frames.back().env));
   fn->defaults.reserve(d.params.size());
   for (auto& p : d.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value::undef());
   Value result = fn;
-  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) result = call(eval(**it), {result});
+  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it)
+    result = call(cls ? eval_method_decorator(**it, *cls) : eval(**it), {result});
   return result;
+}
+
+// A method's decorator, evaluated as Python does in the class body: `@x.setter` names the class's own `x` (the
+// resolver leaves such a name unresolved, see resolver.cpp); every other decorator is an ordinary expression.
+Value Interp::eval_method_decorator(const Expr& e, const Class& cls) {
+  if (e.kind == ExprKind::Attr) {
+    auto& a = static_cast<const AttrExpr&>(e);
+    if (a.object->kind == ExprKind::Name) {
+      auto& n = static_cast<const NameExpr&>(*a.object);
+      if (n.ref.kind == VarRef::Kind::Unresolved) {
+        const Value* v = cls.attrs.find(n.name);
+        if (!v) fail("NameError", fmt::format("name '{}' is not defined", *n.name), n.span);
+        return get_attr(*v, a.name, e.span);
+      }
+    }
+  }
+  return eval(e);
 }
 
 // class Name(Base) { fields and methods }
@@ -140,10 +159,15 @@ Value Interp::make_class(const ClassDecl& d) {
     base = Ref<Class>(b.as<Class>());
   }
   auto cls = make<Class>(d.name, base);
-  for (auto& f : d.fields) cls->attrs[f->target.name] = f->value ? eval(*f->value) : Value();
+  for (auto& f : d.fields) {
+    Value v = f->value ? eval(*f->value) : Value();
+    if (Descriptor* desc = as_descriptor(v)) cls->has_descriptors = true, set_descriptor_owner(*desc, cls.get());
+    cls->attrs[f->target.name] = std::move(v);
+  }
   for (auto& m : d.methods) {
-    Value fn = make_function(*m);
+    Value fn = make_function(*m, cls.get());
     if (fn.is(ObjKind::Function)) fn.as<Function>()->owner = cls.get();
+    if (Descriptor* desc = as_descriptor(fn)) cls->has_descriptors = true, set_descriptor_owner(*desc, cls.get());
     cls->attrs[m->name] = fn;
   }
   Value result = cls;

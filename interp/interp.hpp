@@ -192,7 +192,9 @@ class Interp {
   void exec_assign(const Expr& target, Value v);
   void exec_aug_assign(const AugAssignStmt& s);
   void exec_import(const ImportStmt& s);
-  Value make_function(const FnDecl& d);
+  // A closure for [d] with its decorators applied; [cls] is the class whose body declares it (methods).
+  Value make_function(const FnDecl& d, const Class* cls = nullptr);
+  Value eval_method_decorator(const Expr& e, const Class& cls);
   Value make_class(const ClassDecl& d);
   void bind(const Pattern& p, Value v);
   Value& slot(const VarRef& ref);

@@ -127,9 +127,17 @@ struct Class : Object {
   // Looks `key` up here, then along the base chain; null when absent.
   const Value* lookup(Atom key) const;
   bool is_subclass_of(const Class* other) const;
+  // True when this class or a base holds a staticmethod/classmethod/property (interp/descriptors.hpp): only then
+  // do attribute reads and writes on instances look for one.
+  bool any_descriptors() const {
+    for (const Class* c = this; c; c = c->base.get())
+      if (c->has_descriptors) return true;
+    return false;
+  }
   Atom name;
   Ref<Class> base;
   AttrMap attrs;        // methods and class attributes
+  bool has_descriptors = false;
 };
 
 struct Instance : Object {

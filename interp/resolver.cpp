@@ -300,8 +300,30 @@ class Resolver {
     if (n.base) expr(*n.base);
     for (auto& f : n.fields)
       if (f->value) expr(*f->value);
+    std::vector<Atom> members;
+    for (auto& f : n.fields) members.push_back(f->target.name);
+    for (auto& m : n.methods) members.push_back(m->name);
+    const std::vector<Atom>* saved = class_members_;
+    class_members_ = &members;
     for (auto& m : n.methods) function(*m);
+    class_members_ = saved;
     n.ref = lookup(n.name);
+  }
+
+  // `@x.setter` on a method, x a member of the class being declared: Python evaluates it in the class body, so the
+  // name is left unresolved here and Interp::eval_method_decorator reads it from the class.
+  bool is_member_accessor(const FnDecl& fn, const Expr& d) const {
+    if (!fn.is_method || !class_members_ || d.kind != ExprKind::Attr) return false;
+    auto& a = static_cast<const AttrExpr&>(d);
+    if (a.object->kind != ExprKind::Name) return false;
+    Atom name = static_cast<const NameExpr&>(*a.object).name;
+    return std::find(class_members_->begin(), class_members_->end(), name) != class_members_->end();
+  }
+
+  static bool is_staticmethod(const FnDecl& fn) {
+    for (auto& d : fn.decorators)
+      if (d->kind == ExprKind::Name && *static_cast<const NameExpr&>(*d).name == "staticmethod") return true;
+    return false;
   }
 
   void params(FnDecl& fn) {
@@ -316,9 +338,10 @@ class Resolver {
 
   // Opens the function's scope: parameters take the first slots, then hoisted locals.
   void function(FnDecl& fn) {
-    for (auto& d : fn.decorators) expr(*d);
+    for (auto& d : fn.decorators)
+      if (!is_member_accessor(fn, *d)) expr(*d);
     params(fn);
-    if (fn.is_method && (fn.params.empty() || fn.params[0].kind != Param::Kind::Plain))
+    if (fn.is_method && !is_staticmethod(fn) && (fn.params.empty() || fn.params[0].kind != Param::Kind::Plain))
       fail("SyntaxError", fmt::format("method '{}' needs `self` as its first parameter", *fn.name), fn.span);
     Scope sc;
     open(sc, Scope::Kind::Function);
@@ -435,6 +458,7 @@ class Resolver {
   const BuiltinNames& builtins_;
   Scope root_;
   Scope* scope_;
+  const std::vector<Atom>* class_members_ = nullptr;   // the names of the class whose methods are being resolved
 };
 
 }  // namespace
