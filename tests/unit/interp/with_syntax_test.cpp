@@ -66,7 +66,7 @@ TEST(WithSyntax, NodeAndSpans) {
 
 TEST(WithSyntax, Errors) {
   EXPECT_EQ(syntax_error("with { }").kind(), "SyntaxError");
-  EXPECT_EQ(syntax_error("with m").message(), "unexpected end of input, expected '{'");
+  EXPECT_EQ(syntax_error("with m").message(), "unexpected end of input, expected '{' or ','");
   AmpsError e = syntax_error("with m as 1 { }");
   EXPECT_EQ(e.message().rfind("unexpected '1'", 0), 0u);
   EXPECT_EQ(e.span().col, 11u);
