@@ -10,7 +10,7 @@ block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
 
 statement
   : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
-  | autocastStmt | gradModeStmt | importStmt | returnStmt | breakStmt | continueStmt
+  | autocastStmt | gradModeStmt | withStmt | importStmt | returnStmt | breakStmt | continueStmt
   | assertStmt | raiseStmt | passStmt | exprStmt
   ;
 
@@ -24,8 +24,8 @@ pattern      : name                                     # namePattern
 exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
                                  | '<<=' | '>>=') value=expr)? ;
 
-// `@no_grad` / `@enable_grad` (with or without `()`) name the grad-mode decorators despite being keywords.
-decorator    : '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?) NEWLINE+ ;
+// `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
+decorator    : '@' postfix NEWLINE+ ;
 fnDecl       : decorator* FN attrName '(' params? ')' block ;
 params       : param (',' param)* ','? ;
 param        : name ('=' expr)?        # plainParam
@@ -46,9 +46,13 @@ autocastArg  : (attrName '=')? autocastOr ;
 autocastOr   : autocastAnd (OR autocastAnd)* ;
 autocastAnd  : autocastNot (AND autocastNot)* ;
 autocastNot  : NOT autocastNot | arith ;
-// no_grad { }, enable_grad { }, set_grad_enabled(mode) { }; without a block set_grad_enabled(mode) sets the
-// mode until changed (torch.set_grad_enabled as a function).
-gradModeStmt : NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block? ;
+// no_grad { }, enable_grad { }, set_grad_enabled(mode) { }; without a block `set_grad_enabled(mode)` is an
+// expression statement calling the builtin (torch.set_grad_enabled as a function: sets the mode until changed).
+gradModeStmt : NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block ;
+// Python's with statement: `with no_grad(), open(p) as f { }`; items nest left to right; a target is a name or
+// a (nested) tuple/list of names, bound in the enclosing scope.
+withStmt     : WITH withItem (',' withItem)* block ;
+withItem     : expr (AS pattern)? ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport
              ;
@@ -109,6 +113,9 @@ atom
   | NONE                                                      # noneLit
   | name                                                      # nameRef
   | SUPER '.' attrName                                            # superRef
+  // The grad-mode and autocast keywords as values: `no_grad()`, `autocast("cpu")`, `set_grad_enabled(false)`
+  // (the builtins of those names); the statement forms are told apart by the token after the keyword.
+  | kw=(NO_GRAD | ENABLE_GRAD | SET_GRAD_ENABLED | AUTOCAST)   # keywordRef
   // `()`, `(e)`, `(e,)`, `(e, f, ...)`; `[e, ...]` or `[e for p in xs if c]`: one alternative per bracket, told
   // apart by the builder, so that the parser decides on the bracket alone (alternatives that differ only after
   // a whole expression cost a lookahead scan of it at every bracket).
@@ -128,7 +135,7 @@ attrName     : NAME | SCALE | AUTOCAST | NO_GRAD | ENABLE_GRAD | SET_GRAD_ENABLE
 LET: 'let'; FN: 'fn'; CLASS: 'class'; IF: 'if'; ELSE: 'else'; WHILE: 'while'; FOR: 'for';
 IN: 'in'; TRY: 'try'; CATCH: 'catch'; FINALLY: 'finally'; AUTOCAST: 'autocast';
 NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enabled';
-IMPORT: 'import'; AS: 'as'; RETURN: 'return'; BREAK: 'break';
+IMPORT: 'import'; AS: 'as'; WITH: 'with'; RETURN: 'return'; BREAK: 'break';
 CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
 AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
 SUPER: 'super'; SCALE: 'scale';

@@ -105,20 +105,23 @@ void warn_override_once(Interp& in, AmpState& st, const Span& where) {
                               var, rt::dtype_name(*st.precision_override)));
 }
 
-// autocast DEV<dtype, enabled=, cache=> { }: validates like torch.autocast and enters a region; the
-// returned guard exits it (restoring the previous state) when the block ends, however it ends. torch.autocast's
-// keyword `cache_enabled` is accepted for `cache`.
-std::shared_ptr<void> autocast_enter(Interp& in, AmpState& st, const Value& device, CallArgs& args) {
+// autocast DEV<dtype, enabled=, cache=> { } and autocast(DEV, dtype=, enabled=, cache_enabled=): validates like
+// torch.autocast's constructor and returns what enters the region; the guard it returns exits the region (restoring
+// the previous state) when destroyed, however the block ends. torch.autocast's keyword `cache_enabled` is accepted
+// for `cache`.
+std::function<std::shared_ptr<void>()> autocast_prepare(Interp& in, AmpState& st, const Value& device, CallArgs& args) {
   DeviceType d = device_type_of(device);
   for (auto& [name, value] : args.kw)
     if (*name == "cache_enabled") name = intern("cache");
   ArgReader r(args, "autocast", {"dtype", "enabled", "cache"});
   rt::DType dtype = r.has(0) && !r.get(0).is_none() ? dtype_arg(r.get(0), "autocast dtype") : st.layer->state(d).dtype;
   bool enabled = r.has(1) ? in.truthy(r.get(1)) : true;
-  bool cache = r.has(2) ? in.truthy(r.get(2)) : st.layer->cache_enabled();
+  bool cache = r.has(2) && !r.get(2).is_none() ? in.truthy(r.get(2)) : st.layer->cache_enabled();
   if (enabled) enabled = check_autocast_dtype(in, d, dtype, args.span);
   if (enabled) warn_override_once(in, st, args.span);
-  return std::make_shared<amp::AutocastGuard>(st.layer, d, enabled, dtype, cache);
+  return [layer = st.layer, d, enabled, dtype, cache]() -> std::shared_ptr<void> {
+    return std::make_shared<amp::AutocastGuard>(layer, d, enabled, dtype, cache);
+  };
 }
 
 // ---------------------------------------------------------------- optimizers seen by the scaler
@@ -578,6 +581,7 @@ void init_amp_module(Interp& in, Module& m, std::shared_ptr<AmpState> st) {
   init_decorators(m, st);
   def(m, "cast_cache_size", [st](Interp&, CallArgs&) { return Value(int64_t(st->layer->cache_size())); });
   def(m, "clear_autocast_cache", [st](Interp&, CallArgs&) { return st->layer->clear_cache(), Value(); });
+  if (Value autocast = in.lookup_builtin("autocast"); !autocast.is_undef()) m.attrs[intern("autocast")] = autocast;
 }
 
 // torch's top-level autocast queries of PyTorch 1.13 (is_autocast_enabled() asks about CUDA), reading the state the
@@ -625,7 +629,8 @@ void install_amp_builtins(Interp& in) {
   if (st->precision_override)
     in.runtime().add_layer(std::make_shared<amp::PrecisionOverrideLayer>(*st->precision_override),
                            amp::layer_order_amp::precision_override);
-  in.hooks.autocast_enter = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_enter(i, *st, dev, a); };
+  in.hooks.autocast_enter = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_prepare(i, *st, dev, a)(); };
+  in.hooks.autocast_prepare = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_prepare(i, *st, dev, a); };
   in.def_native("GradScaler", [st](Interp& i, CallArgs& a) { return b_grad_scaler(i, st, a); });
   in.checkpoint_loaded = [st](Interp& i, const std::string& path, const Value& v) { note_checkpoint(*st, i, path, v); };
   in.def_module("amp", [st](Interp& i, Module& m) { init_amp_module(i, m, st); });

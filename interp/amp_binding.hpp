@@ -8,7 +8,8 @@ namespace amps::interp {
 // Installs into [in] (called once by the Interp constructor, after the tensor builtins):
 //  - the AutocastLayer in in.runtime() (amp/autocast_layer.hpp) and BlockHooks::autocast_enter for
 //    `autocast DEV<dtype, enabled=, cache=> { }` (DEV a device value or a device-type string; `<>`
-//    takes the device type's current autocast dtype, which is its default outside other regions);
+//    takes the device type's current autocast dtype, which is its default outside other regions), and
+//    BlockHooks::autocast_prepare, the same in two steps for `autocast(...)` objects (context_manager.hpp);
 //  - the AMPS_USE_BF16=1 / AMPS_USE_F16=1 whole-program precision layer (amp/precision_override.hpp),
 //    read from the environment here, with a one-time warning when an autocast region is entered;
 //  - with InterpConfig::trace_casts, every autocast decision printed to the err sink as

@@ -158,7 +158,7 @@ struct SuperExpr : Expr {
 // ---------------------------------------------------------------- statements
 enum class StmtKind : uint8_t {
   Expr, Let, Assign, AugAssign, Fn, Class, If, While, For, Try, Autocast, GradMode, Import,
-  Return, Break, Continue, Assert, Raise, Pass,
+  Return, Break, Continue, Assert, Raise, Pass, With,
 };
 
 struct Stmt {
@@ -251,6 +251,19 @@ struct GradModeStmt : Stmt {
   explicit GradModeStmt(Span s) : Stmt(StmtKind::GradMode, s) {}
   bool enabled = false;
   ExprPtr mode;
+  StmtList body;
+};
+// One `EXPR (as TARGET)?` of a with statement.
+struct WithItem {
+  ExprPtr manager;
+  bool has_target = false;
+  Pattern target;
+};
+// with EXPR (as TARGET)?, ... { body }: Python's with statement (PEP 343); the items nest left to right, so the
+// last one entered is the first one exited.
+struct WithStmt : Stmt {
+  explicit WithStmt(Span s) : Stmt(StmtKind::With, s) {}
+  std::vector<WithItem> items;
   StmtList body;
 };
 // import nn / import nn.utils as u / import "file.amps" as m

@@ -54,6 +54,7 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
     case P::RuleImportStmt: return import_stmt(static_cast<P::ImportStmtContext*>(c));
     case P::RuleExprStmt: return expr_stmt(static_cast<P::ExprStmtContext*>(c));
     case P::RuleGradModeStmt: return grad_mode_stmt(static_cast<P::GradModeStmtContext*>(c));
+    case P::RuleWithStmt: return with_stmt(static_cast<P::WithStmtContext*>(c));
     default: return simple_stmt(c);
   }
 }
@@ -124,30 +125,32 @@ StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx) {
   return std::make_unique<AugAssignStmt>(span(ctx), op, expr(ctx->target), expr(ctx->value));
 }
 
-// gradModeStmt: NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block?
-// Without a block, set_grad_enabled(mode) is a call of the builtin function of that name.
+// gradModeStmt: NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block
 StmtPtr AstBuilder::grad_mode_stmt(P::GradModeStmtContext* ctx) {
-  Span s = span(ctx);
-  if (ctx->SET_GRAD_ENABLED() && !ctx->block()) {
-    auto call = std::make_unique<CallExpr>(s, std::make_unique<NameExpr>(span(ctx->SET_GRAD_ENABLED()->getSymbol()), intern("set_grad_enabled")));
-    call->args.push_back(Arg{Arg::Kind::Positional, nullptr, expr(ctx->expr())});
-    return std::make_unique<ExprStmt>(s, std::move(call));
-  }
-  auto n = std::make_unique<GradModeStmt>(s);
+  auto n = std::make_unique<GradModeStmt>(span(ctx));
   n->enabled = ctx->ENABLE_GRAD() != nullptr;
   if (ctx->SET_GRAD_ENABLED()) n->mode = expr(ctx->expr());
   n->body = block(ctx->block());
   return n;
 }
 
-// decorator: '@' (postfix | gradMode=(NO_GRAD | ENABLE_GRAD) ('(' ')')?): the keyword forms, with or without
-// `()`, name the builtin decorators `no_grad` / `enable_grad`.
+// withStmt: WITH withItem (',' withItem)* block, withItem: expr (AS pattern)?
+StmtPtr AstBuilder::with_stmt(P::WithStmtContext* ctx) {
+  auto n = std::make_unique<WithStmt>(span(ctx->WITH()->getSymbol()));
+  for (auto* item : ctx->withItem()) {
+    WithItem w;
+    w.manager = expr(item->expr());
+    if ((w.has_target = item->pattern() != nullptr)) w.target = pattern(item->pattern());
+    n->items.push_back(std::move(w));
+  }
+  n->body = block(ctx->block());
+  return n;
+}
+
+// decorator: '@' postfix (`@no_grad` and `@no_grad()` name the builtin through the atom keywordRef)
 std::vector<ExprPtr> AstBuilder::decorators(const std::vector<P::DecoratorContext*>& list) {
   std::vector<ExprPtr> out;
-  for (auto* d : list) {
-    if (d->postfix()) { out.push_back(postfix(d->postfix())); continue; }
-    out.push_back(std::make_unique<NameExpr>(span(d->gradMode), intern(d->gradMode->getText())));
-  }
+  for (auto* d : list) out.push_back(postfix(d->postfix()));
   return out;
 }
 

@@ -35,6 +35,7 @@ class AstBuilder {
   StmtPtr import_stmt(P::ImportStmtContext* ctx);
   StmtPtr simple_stmt(antlr4::ParserRuleContext* ctx);
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
+  StmtPtr with_stmt(P::WithStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);

@@ -237,10 +237,12 @@ Subscript AstBuilder::subscript(P::SubscriptContext* ctx) {
   return s;
 }
 
-// atom: literals, names, super.x, scale(x), tuples, lists, comprehensions, dicts
+// atom: literals, names (also the keywords no_grad, enable_grad, set_grad_enabled and autocast as the builtins
+// of those names), super.x, scale(x), tuples, lists, comprehensions, dicts
 ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   Span s = span(ctx);
-  if (auto* c = dynamic_cast<P::NameRefContext*>(ctx)) return std::make_unique<NameExpr>(s, intern(c->getText()));
+  if (dynamic_cast<P::NameRefContext*>(ctx) || dynamic_cast<P::KeywordRefContext*>(ctx))
+    return std::make_unique<NameExpr>(s, intern(ctx->getText()));
   if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx))
     return std::make_unique<SuperExpr>(s, intern(c->attrName()->getText()));
   if (auto* c = dynamic_cast<P::ScaleExprContext*>(ctx)) return std::make_unique<ScaleExpr>(s, expr(c->expr()));

@@ -106,6 +106,15 @@ std::string stmt_control(const Stmt& s, int indent) {
       std::string head = n.mode ? "(set_grad_enabled " + dump_expr(*n.mode) : n.enabled ? "(enable_grad" : "(no_grad";
       return head + block(n.body, indent) + ")";
     }
+    // (with ITEM ... body): an item is EXPR, or (as EXPR TARGET) when it binds a target
+    case StmtKind::With: {
+      auto& n = static_cast<const WithStmt&>(s);
+      std::string out = "(with";
+      for (auto& item : n.items)
+        out += item.has_target ? " (as " + dump_expr(*item.manager) + " " + pattern(item.target) + ")"
+                               : " " + dump_expr(*item.manager);
+      return out + block(n.body, indent) + ")";
+    }
     default: return "";
   }
 }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
+#include "interp/context_manager.hpp"
 #include "interp/tensor_value.hpp"
 #include "interp/diagnostics.hpp"
 #include "runtime/autograd/anomaly.hpp"
@@ -106,16 +107,51 @@ Value f_backward(Interp& in, CallArgs& a) {
   return Value();
 }
 
-// autograd.set_detect_anomaly(mode, check_nan=true) and torch.set_anomaly_enabled: anomaly mode on or off
-// (runtime/autograd/anomaly.hpp: backward names the node whose gradient holds NaN and where its forward op ran).
-Value f_set_detect_anomaly(Interp&, CallArgs& a) {
-  ArgReader r(a, "set_detect_anomaly", {"mode", "check_nan"});
+// The anomaly-mode arguments (mode, check_nan) of [a] read as [fn]'s: mode a bool, and check_nan=false refused with
+// the mode on (anomaly mode's one check is for NaN gradients).
+bool anomaly_mode_arg(CallArgs& a, const char* fn) {
+  ArgReader r(a, fn, {"mode", "check_nan"});
   Value mode = r.required(0);
-  if (!mode.is_bool()) Interp::fail("TypeError", "set_detect_anomaly(): mode must be a bool, not " + type_name(mode), a.span);
+  if (!mode.is_bool()) Interp::fail("TypeError", fmt::format("{}(): mode must be a bool, not {}", fn, type_name(mode)), a.span);
   if (!r.bool_or(1, true) && mode.as_bool())
-    Interp::fail("ValueError", "set_detect_anomaly(): check_nan=false is not supported: anomaly mode's only check is for NaN gradients", a.span);
-  ag::set_detect_anomaly(mode.as_bool());
+    Interp::fail("ValueError", fmt::format("{}(): check_nan=false is not supported: anomaly mode's only check is for NaN gradients", fn), a.span);
+  return mode.as_bool();
+}
+
+// Turns anomaly mode on or off now; returns what turns it back to the mode it found.
+std::function<void()> switch_anomaly_mode(bool on) {
+  const bool prev = ag::anomaly_enabled();
+  ag::set_detect_anomaly(on);
+  return [prev] { ag::set_detect_anomaly(prev); };
+}
+
+// torch.set_anomaly_enabled(mode, check_nan=true): anomaly mode on or off (runtime/autograd/anomaly.hpp: backward
+// names the node whose gradient holds NaN and where its forward op ran).
+Value f_set_anomaly_enabled(Interp&, CallArgs& a) {
+  ag::set_detect_anomaly(anomaly_mode_arg(a, "set_anomaly_enabled"));
   return Value();
+}
+
+// autograd.set_detect_anomaly(mode, check_nan=true): sets the mode now, as set_anomaly_enabled; as a context manager
+// (`with autograd.set_detect_anomaly(true) { }`) its __exit__ puts back the mode it found.
+Value f_set_detect_anomaly(Interp&, CallArgs& a) {
+  std::function<void()> restore = switch_anomaly_mode(anomaly_mode_arg(a, "set_detect_anomaly"));
+  auto m = make_context_manager("set_detect_anomaly", [restore](Interp&, const Span&) { return restore; });
+  m->decorator = false;
+  return m;
+}
+
+// autograd.detect_anomaly(check_nan=true): a context manager with anomaly mode on inside; warns when made, as
+// PyTorch's does.
+Value f_detect_anomaly(Interp& in, CallArgs& a) {
+  ArgReader r(a, "detect_anomaly", {"check_nan"});
+  if (!r.bool_or(0, true))
+    Interp::fail("ValueError", "detect_anomaly(): check_nan=false is not supported: anomaly mode's only check is for NaN gradients", a.span);
+  in.write_err(fmt::format("{}: UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime "
+                           "and should only be enabled for debugging.\n", format_position(a.span)));
+  auto m = make_context_manager("detect_anomaly", [](Interp&, const Span&) { return switch_anomaly_mode(true); });
+  m->decorator = false;
+  return m;
 }
 
 Value f_is_anomaly_enabled(Interp&, CallArgs& a) {
@@ -138,6 +174,9 @@ void install_module(Interp& in, Module& m) {
   m.attrs[intern("grad")] = make<Native>("grad", f_grad);
   m.attrs[intern("backward")] = make<Native>("backward", f_backward);
   m.attrs[intern("set_detect_anomaly")] = make<Native>("set_detect_anomaly", f_set_detect_anomaly);
+  m.attrs[intern("detect_anomaly")] = make<Native>("detect_anomaly", f_detect_anomaly);
+  for (const char* name : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})   // torch.autograd's names
+    m.attrs[intern(name)] = in.lookup_builtin(name);
   m.attrs[intern("is_anomaly_enabled")] = make<Native>("is_anomaly_enabled", f_is_anomaly_enabled);
   attach_script_part(in, m);
 }
@@ -162,7 +201,7 @@ void install_autograd_builtins(Interp& in) {
     const Stmt* s = in.current_stmt();
     return s ? format_position(s->span) : std::string();
   });
-  in.def_native("set_anomaly_enabled", f_set_detect_anomaly);  // torch.set_anomaly_enabled
+  in.def_native("set_anomaly_enabled", f_set_anomaly_enabled);  // torch.set_anomaly_enabled
   in.def_native("is_anomaly_enabled", f_is_anomaly_enabled);
   in.def_native("is_anomaly_check_nan_enabled", f_is_anomaly_enabled);
   install_grad_mode_builtins(in);

@@ -70,7 +70,11 @@ Value Interp::call(const Value& callee, CallArgs& args) {
     }
     case ObjKind::Class: return call_class(*callee.as<Class>(), args);
     case ObjKind::Instance: return call_instance(callee, args);
-    default: fail("TypeError", fmt::format("'{}' object is not callable", type_name(callee)), args.span);
+    default: {   // a native object with a `__call__` method (no_grad() as a decorator)
+      Value m = is_opaque(callee) ? find_attr(callee, intern("__call__")) : Value::undef();
+      if (m.is_undef()) fail("TypeError", fmt::format("'{}' object is not callable", type_name(callee)), args.span);
+      return call(m, args);
+    }
   }
 }
 

@@ -77,6 +77,7 @@ Flow Interp::exec_control(const Stmt& s) {
     case StmtKind::Try: return exec_try(static_cast<const TryStmt&>(s));
     case StmtKind::Autocast: return exec_autocast(static_cast<const AutocastStmt&>(s));
     case StmtKind::GradMode: return exec_grad_mode(static_cast<const GradModeStmt&>(s));
+    case StmtKind::With: return exec_with(static_cast<const WithStmt&>(s), 0);
     default: return exec_simple(s);
   }
 }

@@ -12,6 +12,7 @@
 
 #include "interp/amp_binding.hpp"
 #include "interp/builtins.hpp"
+#include "interp/context_manager.hpp"
 #include "interp/descriptors.hpp"
 #include "interp/parser.hpp"
 #include "interp/tensor_value.hpp"
@@ -32,6 +33,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
   install_tensor_builtins(*this);
   install_autograd_builtins(*this);
   install_amp_builtins(*this);
+  install_context_managers(*this);
 }
 
 // Breaks the reference cycles scripts make (functions held by the scope they close over).

@@ -37,6 +37,9 @@ using ModuleInit = std::function<void(Interp&, Module&)>;
 struct BlockHooks {
   std::function<std::shared_ptr<void>(Interp&, const Value& device, CallArgs& args)> autocast_enter;
   std::function<std::shared_ptr<void>(Interp&, bool enabled)> grad_mode_enter;
+  // autocast_enter in two steps, for `autocast(...)` objects (`with autocast("cpu") { }`): validates the arguments
+  // now (torch.autocast's constructor: its errors and warnings) and returns what enters the region, once per call.
+  std::function<std::function<std::shared_ptr<void>()>(Interp&, const Value& device, CallArgs& args)> autocast_prepare;
 };
 
 struct InterpConfig {
@@ -186,6 +189,8 @@ class Interp {
   Flow exec_try(const TryStmt& s);
   Flow exec_autocast(const AutocastStmt& s);
   Flow exec_grad_mode(const GradModeStmt& s);
+  Flow exec_with(const WithStmt& s, size_t item);   // exec_with.cpp
+  Value exit_with_error(const Value& exit, const AmpsError& err, const Span& where);
   void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
   Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
   void exec_let(const LetStmt& s);

@@ -108,6 +108,13 @@ class Resolver {
       }
       case StmtKind::Autocast: hoist(static_cast<AutocastStmt&>(s).body); break;
       case StmtKind::GradMode: hoist(static_cast<GradModeStmt&>(s).body); break;
+      case StmtKind::With: {   // `as` targets bind in the enclosing scope, as Python's
+        auto& n = static_cast<WithStmt&>(s);
+        for (auto& item : n.items)
+          if (item.has_target) hoist_pattern(item.target);
+        hoist(n.body);
+        break;
+      }
       default: break;
     }
   }
@@ -259,6 +266,15 @@ class Resolver {
       case StmtKind::GradMode: {
         auto& n = static_cast<GradModeStmt&>(s);
         if (n.mode) expr(*n.mode);
+        stmts(n.body);
+        break;
+      }
+      case StmtKind::With: {
+        auto& n = static_cast<WithStmt&>(s);
+        for (auto& item : n.items) {
+          expr(*item.manager);
+          if (item.has_target) bind_pattern(item.target);
+        }
         stmts(n.body);
         break;
       }

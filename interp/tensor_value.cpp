@@ -37,9 +37,11 @@ std::string DeviceObj::repr() const {
   return rt::device_str(device);
 }
 
-Value DeviceObj::get_attr(Interp&, Atom name) {
+Value DeviceObj::get_attr(Interp& in, Atom name) {
   if (*name == "type") return make_str(std::string(rt::device_type_name(device.type)));
   if (*name == "index") return Value(int64_t(device.index));
+  if (*name == "amp" && (device.type == rt::DeviceType::cuda || device.type == rt::DeviceType::cpu))
+    return in.import_module({intern(std::string(rt::device_type_name(device.type)) + ".amp")}, {});  // torch.cuda.amp
   if (device.type != rt::DeviceType::cuda) return Value::undef();
   if (*name == "available") return make<Native>("cuda.available", [](Interp&, CallArgs&) { return Value(rt::cuda_available()); });
   const rt::Device d = device;
