@@ -363,6 +363,7 @@ void install_iter_builtins(Interp& in);
 void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
+void install_sys_module(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -394,7 +395,7 @@ void install_core_builtins(Interp& in) {
   in.def_native("any", [](Interp& i, CallArgs& a) { return b_any_all(i, a, true); });
   in.def_native("all", [](Interp& i, CallArgs& a) { return b_any_all(i, a, false); });
   for (const char* kind : {"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AttributeError",
-                           "ZeroDivisionError", "AssertionError", "NotImplementedError", "StopIteration", "NameError"})
+                           "ZeroDivisionError", "AssertionError", "NotImplementedError", "StopIteration", "NameError", "SystemExit"})
     def_error_kind(in, kind);
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
@@ -403,6 +404,7 @@ void install_core_builtins(Interp& in) {
   install_python_builtins(in);
   install_set_builtin(in);
   install_descriptor_builtins(in);
+  install_sys_module(in);
   install_math_module(in);
   install_time_module(in);
 }

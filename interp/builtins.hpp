@@ -16,6 +16,10 @@ void install_core_builtins(Interp& in);
 // A bound method of a built-in type (`xs.append`), or undef when `self` has no such method.
 Value builtin_method(Interp& in, const Value& self, Atom name);
 
+// The process status for a SystemExit error (exit(code) / sys.exit): 0 for none, the number's low byte, or 1 after
+// writing a non-numeric message to [err] (interp/module_sys.cpp).
+int system_exit_status(const AmpsError& e, const std::function<void(std::string_view)>& err);
+
 // Python float repr (shortest round trip, "65536.0").
 std::string format_float(double d);
 

@@ -14,6 +14,7 @@
 
 #include "amp/policy.hpp"
 #include "interp/ast_printer.hpp"
+#include "interp/builtins.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
 #include "interp/embed/handles.hpp"
@@ -61,6 +62,8 @@ SourceRef load_source(const std::string& path) {
 
 int report(const AmpsError& e) {
   std::fflush(stdout);
+  if (e.kind() == "SystemExit")   // exit(code): the status, no traceback (a text code is printed, as Python)
+    return system_exit_status(e, [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); });
   std::string text = format_diagnostic(e);
   if (!e.has_span() && text.starts_with("<unknown>: ")) text = "amps: " + text.substr(11);
   std::fwrite(text.data(), 1, text.size(), stderr);  // all of it: a NUL in a shown source line must not cut it
@@ -85,10 +88,11 @@ int dump_stage(const Options& opt, const SourceRef& src) {
   }
 }
 
-int run_source(const Options& opt, SourceRef src, std::vector<std::string> script_args) {
+int run_source(const Options& opt, SourceRef src, std::vector<std::string> script_args, std::string script_name) {
   if (opt.dump_tokens || opt.dump_ast) return dump_stage(opt, src);
   InterpConfig cfg;
   cfg.script_args = std::move(script_args);
+  cfg.script_name = std::move(script_name);
   cfg.trace_casts = opt.trace_casts;
   Interp in(std::move(cfg));
   amps_status installed = stdlib::install_stdlib(embed::handle_of(in));
@@ -111,12 +115,12 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
 int dispatch(const Options& opt) {
   std::signal(SIGINT, on_sigint);
   if (opt.dump_cast_lists) { std::fputs(amp::cast_lists_markdown().c_str(), stdout); return 0; }
-  if (!opt.code.empty()) return run_source(opt, std::make_shared<SourceFile>("<string>", opt.code, "."), opt.rest);
+  if (!opt.code.empty()) return run_source(opt, std::make_shared<SourceFile>("<string>", opt.code, "."), opt.rest, "-c");
   if (!opt.rest.empty()) {
     std::vector<std::string> script_args(opt.rest.begin() + 1, opt.rest.end());
-    return run_source(opt, load_source(opt.rest[0]), std::move(script_args));
+    return run_source(opt, load_source(opt.rest[0]), std::move(script_args), opt.rest[0]);
   }
-  if (!isatty(STDIN_FILENO)) return run_source(opt, load_source("-"), {});
+  if (!isatty(STDIN_FILENO)) return run_source(opt, load_source("-"), {}, "");
   return run_repl();
 }
 

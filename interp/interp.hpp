@@ -45,6 +45,7 @@ struct BlockHooks {
 struct InterpConfig {
   OutputSinks sinks;
   std::vector<std::string> script_args;   // `args` inside the script
+  std::string script_name;                // sys.argv[0]: the script's path as given, "-c" for code, "" for stdin
   size_t max_call_depth = 1000;
   bool sandbox = false;                   // no file or process access
   // ---- limits and module lookup (hosts set these through interp/include/amps/amps.h)

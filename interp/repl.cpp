@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/builtins.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
 #include "interp/repl_commands.hpp"
@@ -107,16 +108,19 @@ bool read_entry(std::string& entry) {
   }
 }
 
-void run_entry(Interp& in, const std::string& entry, int n) {
+// Runs one entry; returns the exit status when it called exit() (the REPL then ends), else -1.
+int run_entry(Interp& in, const std::string& entry, int n) {
   auto src = std::make_shared<SourceFile>("<stdin>", entry, ".");
   try {
     Value v = in.run(src, true);
     if (!v.is_undef() && !v.is_none()) in.write_out(in.repr(v) + "\n");
   } catch (const AmpsError& e) {
     std::fflush(stdout);
+    if (e.kind() == "SystemExit") return system_exit_status(e, [&](std::string_view s) { in.write_err(s); });
     in.write_err(format_diagnostic(e));
   }
   (void)n;
+  return -1;
 }
 
 }  // namespace
@@ -133,6 +137,7 @@ int run_repl() {
   std::signal(SIGINT, repl_sigint);
   std::printf("amps REPL: :help for help, :quit or Ctrl-D to leave\n");
   std::string entry;
+  int status = 0;
   for (int n = 1; read_entry(entry); ++n) {
     if (entry.find_first_not_of(" \t\n") == std::string::npos) continue;
     add_history(entry.c_str());
@@ -140,12 +145,13 @@ int run_repl() {
     if (entry == ":help") { std::fputs(kHelp, stdout); std::fputs(kCastCommandsHelp, stdout); continue; }
     if (entry.starts_with(":") && run_cast_command(in, entry)) continue;
     if (entry.starts_with(":")) { std::printf("unknown command %s (try :help)\n", entry.c_str()); continue; }
-    run_entry(in, entry, n);
+    if ((status = run_entry(in, entry, n)) >= 0) break;
+    status = 0;
   }
   write_history(hist.c_str());
   std::printf("\n");
   g_repl = nullptr;
-  return 0;
+  return status;
 }
 
 }  // namespace amps::interp

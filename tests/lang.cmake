@@ -38,6 +38,14 @@ amps_cli_test(code_error_exit_1 1 "-e|print(nope)" "-DSTDERR=^<string>:1:7: Name
 amps_cli_test(dump_ast_syntax_error 1 "--dump-ast|-e|let a_longer_name = 1 {" "-DSTDERR=1 \\| let a_longer_name = 1 {\n")
 amps_cli_test(missing_script 1 "no_such_script.amps" "-DSTDERR=FileNotFoundError: cannot open script 'no_such_script.amps'")
 amps_cli_test(args_reach_script 0 "-e|print(args)|a|b" "-DSTDOUT=\\['a', 'b'\\]")
+# exit()/sys.exit(): Python's SystemExit as the process status, finally blocks run, no traceback; a text code is
+# printed on stderr with status 1.
+amps_cli_test(exit_status 3 "-e|try { exit(3) } finally { print('cleanup') }" "-DSTDOUT=^cleanup\n$" "-DSTDERR=^$")
+amps_cli_test(sys_exit_zero 0 "-e|import sys\nsys.exit()\nprint('not reached')" "-DSTDOUT=^$")
+amps_cli_test(exit_text_code 1 "-e|exit('bad config')" "-DSTDERR=^bad config\n$")
+amps_cli_test(exit_caught 0 "-e|try { exit(4) } catch e { print(e.kind, e.message) }" "-DSTDOUT=^SystemExit 4\n$")
+amps_cli_test(sys_argv_and_streams 0 "-e|import sys\nprint(sys.argv)\nsys.stderr.write('err line\\n')|x"
+              "-DSTDOUT=^\\['-c', 'x'\\]\n$" "-DSTDERR=^err line\n$")
 amps_cli_test(profile_table 0 "--profile|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())" "-DSTDOUT=^64.0\n$"
               "-DSTDERR=^profile: [0-9.]+ ms wall, [0-9.]+ ms \\([0-9]+%\\) in 3 op calls.*\n  mm +float32 +cpu +1 ")
 amps_cli_test(profile_after_an_error 1 "--profile|-e|let a = ones(2, 2)\nmm(a, ones(3, 3))"
