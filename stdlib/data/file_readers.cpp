@@ -45,6 +45,16 @@ void write_file(const std::string& path, const std::string& bytes) {
   io::atomic_write(path, [&](int fd) { io::write_all(fd, bytes.data(), bytes.size(), path); });
 }
 
+// Argument [i] as a dtype ([dflt] when absent or none); the builtins float, int and bool stand for float32,
+// int64 and bool as in the interpreter's own dtype= arguments (recognised by their repr).
+amps_dtype dtype_arg(Vm& vm, const Args& r, size_t i, const char* fn, amps_dtype dflt) {
+  if (!r.has(i) || r.get(i).is_none()) return dflt;
+  for (auto [name, dt] : {std::pair{"float", AMPS_FLOAT32}, std::pair{"int", AMPS_INT64}, std::pair{"bool", AMPS_BOOL}})
+    if (!r.get(i).is(AMPS_TYPE_DTYPE) && vm.repr(r.get(i)) == vm.repr(vm.builtin(name))) return dt;
+  if (!r.get(i).is(AMPS_TYPE_DTYPE)) fail("TypeError", fmt::format("{}(): dtype must be a dtype (float32, int64, ...), not {}", fn, r.get(i).type_name()));
+  return vm.dtype_of(r.get(i));
+}
+
 std::vector<std::string> comment_list(Vm& vm, const Value& v) {
   if (v.is_none()) return {};
   if (v.is(AMPS_TYPE_STR)) return {*vm.to_str(v)};
@@ -95,7 +105,7 @@ Value b_data_loadtxt(Vm& vm, Call& call) {
   Args r(vm, call, "loadtxt", {"fname", "dtype", "comments", "delimiter", "converters", "skiprows", "usecols", "unpack",
                                "ndmin", "encoding", "max_rows"});
   std::string path = checked_path(vm, r, 0, "loadtxt");
-  amps_dtype dt = r.has(1) && !r.get(1).is_none() ? vm.dtype_of(r.get(1)) : AMPS_FLOAT32;
+  amps_dtype dt = dtype_arg(vm, r, 1, "loadtxt", AMPS_FLOAT32);
   std::string enc = r.str_or(9, "bytes");
   if (enc != "bytes" && enc != "utf-8" && enc != "utf8" && enc != "UTF-8" && enc != "latin1" && enc != "ascii")
     fail("ValueError", fmt::format("loadtxt(): encoding '{}' is not supported: amps reads UTF-8 (numbers are ASCII)", enc));
@@ -230,7 +240,7 @@ Value b_from_file(Vm& vm, Call& call) {
   Args r(vm, call, "from_file", {"filename", "shared", "size", "dtype", "layout", "device", "pin_memory", "requires_grad"});
   std::string path = checked_path(vm, r, 0, "from_file");
   int64_t size = r.int_or(2, 0);
-  amps_dtype dt = r.has(3) && !r.get(3).is_none() ? vm.dtype_of(r.get(3)) : AMPS_FLOAT32;
+  amps_dtype dt = dtype_arg(vm, r, 3, "from_file", AMPS_FLOAT32);
   if (size < 0) fail("RuntimeError", fmt::format("from_file(): size must be non-negative, got {}", size));
   size_t bytes = 0;
   if (__builtin_mul_overflow(size_t(size), amps_dtype_size(dt), &bytes)) fail("RuntimeError", fmt::format("from_file(): size {} overflows", size));

@@ -116,6 +116,7 @@ std::string shape_text(const std::vector<int64_t>& s) {
 
 // The preamble's header length, after the magic and version (8 bytes) have been read.
 uint64_t header_length(const NpyReader& read, const unsigned char* pre, uint64_t size, const std::string& path, uint64_t& at) {
+  if (std::memcmp(pre, "PK\x03\x04", 4) == 0) corrupt(path, "it is a zip archive (an .npz?): load it with data.load_npz");
   if (std::memcmp(pre, kMagic, 6) != 0) corrupt(path, "it does not start with the magic \\x93NUMPY");
   int major = pre[6], minor = pre[7];
   if (major < 1 || major > 3 || minor != 0) corrupt(path, fmt::format("unsupported format version {}.{} (amps reads 1.0, 2.0 and 3.0)", major, minor));

@@ -45,8 +45,9 @@ struct Entry {
 
 // The end-of-central-directory record: entry count and central directory offset (zip64 when flagged).
 std::pair<uint64_t, uint64_t> central_directory(const Bytes& b) {
-  if (b.s.size() < 22) corrupt(b.path, fmt::format("{} bytes is too short for a zip archive", b.s.size()));
+  if (b.s.size() < 22 && b.s.rfind("\x93NUMPY", 0) != 0) corrupt(b.path, fmt::format("{} bytes is too short for a zip archive", b.s.size()));
   uint64_t lowest = b.s.size() >= 22 + 65535 ? b.s.size() - 22 - 65535 : 0;
+  if (b.s.rfind("\x93NUMPY", 0) == 0) corrupt(b.path, "it is a .npy file: load it with data.load_npy");
   uint64_t at = b.s.size() - 22;
   while (b.le(at, 4, "the end record") != kEndSig) {
     if (at == lowest) corrupt(b.path, "no end-of-central-directory record (not a zip archive, or truncated)");
@@ -107,7 +108,8 @@ std::string inflated(const std::string& path, const Entry& e, const char* data) 
 ZipMember member(const Bytes& b, const Entry& e) {
   if (e.flags & 1) corrupt(b.path, fmt::format("member '{}' is encrypted", e.name));
   if (e.method != 0 && e.method != 8) corrupt(b.path, fmt::format("member '{}' uses compression method {} (amps reads stored and deflated members)", e.name, e.method));
-  if (e.csize > 0xFFFFFFFFu * 16ull || e.usize > (uint64_t(1) << 40)) corrupt(b.path, fmt::format("member '{}' has an impossible size", e.name));
+  if (e.usize / 1100 > e.csize + 1024)   // deflate expands at most ~1032:1; a corrupt size must not allocate terabytes
+    corrupt(b.path, fmt::format("member '{}' claims {} bytes from {} compressed (corrupt)", e.name, e.usize, e.csize));
   if (b.le(e.offset, 4, "a local header") != kLocalSig) corrupt(b.path, fmt::format("member '{}' has a bad local header", e.name));
   uint64_t data = e.offset + 30 + b.le(e.offset + 26, 2, "a local header") + b.le(e.offset + 28, 2, "a local header");
   b.need(data, e.csize, "a member's data");
