@@ -97,6 +97,21 @@ LoadtxtOptions loadtxt_options(Vm& vm, const Args& r, amps_dtype dt) {
   return o;
 }
 
+// loadtxt's text and the name its errors give: a path's content, or what an open file's read() returns
+// (np.loadtxt(f) inside `with open(...) as f`).
+std::pair<std::string, std::string> loadtxt_source(Vm& vm, const Args& r) {
+  const Value& f = r.required(0);
+  Value read = f.is(AMPS_TYPE_STR) ? Value() : vm.find_attr(f, "read");
+  if (!read) {
+    std::string path = checked_path(vm, r, 0, "loadtxt");
+    return {file_text(path), path};
+  }
+  Value text = vm.call(read).get();
+  if (!text.is(AMPS_TYPE_STR)) fail("TypeError", fmt::format("loadtxt(): fname.read() returned {}, not str", text.type_name()));
+  Value name = vm.find_attr(f, "name");
+  return {*vm.to_str(text), name && name.is(AMPS_TYPE_STR) ? *vm.to_str(name) : std::string("<file>")};
+}
+
 }  // namespace
 
 // loadtxt(fname, dtype=float32, comments="#", delimiter=none, converters=none, skiprows=0, usecols=none,
@@ -104,12 +119,12 @@ LoadtxtOptions loadtxt_options(Vm& vm, const Args& r, amps_dtype dt) {
 Value b_data_loadtxt(Vm& vm, Call& call) {
   Args r(vm, call, "loadtxt", {"fname", "dtype", "comments", "delimiter", "converters", "skiprows", "usecols", "unpack",
                                "ndmin", "encoding", "max_rows"});
-  std::string path = checked_path(vm, r, 0, "loadtxt");
+  auto [text, path] = loadtxt_source(vm, r);
   amps_dtype dt = dtype_arg(vm, r, 1, "loadtxt", AMPS_FLOAT32);
   std::string enc = r.str_or(9, "bytes");
   if (enc != "bytes" && enc != "utf-8" && enc != "utf8" && enc != "UTF-8" && enc != "latin1" && enc != "ascii")
     fail("ValueError", fmt::format("loadtxt(): encoding '{}' is not supported: amps reads UTF-8 (numbers are ASCII)", enc));
-  LoadtxtTable t = parse_loadtxt(file_text(path), path, loadtxt_options(vm, r, dt));
+  LoadtxtTable t = parse_loadtxt(text, path, loadtxt_options(vm, r, dt));
   Value out = is_floating(dt) ? vm.tensor_copy(t.values.data(), AMPS_FLOAT64, t.shape).get()
                               : vm.tensor_copy(t.ints.data(), AMPS_INT64, t.shape).get();
   out = vm.call_method(out, "to", {Value::dtype(dt)}).get();

@@ -58,7 +58,7 @@ struct FileObject : Object {
     std::vector<Value> lines;
     for (std::string l = file->readline(-1); !l.empty(); l = file->readline(-1)) {
       lines.push_back(Value::of(std::string_view(l)));
-      total += int64_t(l.size());
+      for (unsigned char c : l) total += (c & 0xC0) != 0x80;   // characters, as Python counts them
       if (hint > 0 && total >= hint) break;
     }
     return Value::list(lines);
