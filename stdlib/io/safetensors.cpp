@@ -10,7 +10,6 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "stdlib/io/atomic_file.hpp"

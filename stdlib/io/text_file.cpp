@@ -109,6 +109,7 @@ TextFile::TextFile(std::string path, const std::string& mode, std::optional<std:
     errno = err;
     os_fail();
   }
+  if (mode_.kind == 'a') std::fseek(f_, 0, SEEK_END);   // Python starts an append-mode file at its end (a+ reads "")
 }
 
 TextFile::~TextFile() {
