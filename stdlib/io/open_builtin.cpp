@@ -83,7 +83,7 @@ struct FileObject : Object {
   }
   Value readable(Vm&, Call&) { return Value::of(file->readable()); }
   Value writable(Vm&, Call&) { return Value::of(file->writable()); }
-  Value seekable(Vm&, Call&) { return Value::of((file->readable(), true)); }
+  Value seekable(Vm&, Call&) { return Value::of(file->seekable()); }
   Value enter(Vm&, Call& call) {
     if (file->closed()) fail("ValueError", "I/O operation on closed file.");
     return call.arg(0);

@@ -135,6 +135,11 @@ bool TextFile::writable() const {
   return mode_.writable();
 }
 
+bool TextFile::seekable() const {
+  check_open();
+  return ::lseek(::fileno(f_), 0, SEEK_CUR) != -1;
+}
+
 void TextFile::check_readable() {
   if (!readable()) fail("UnsupportedOperation", "not readable");
   switch_to(true);

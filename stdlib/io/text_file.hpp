@@ -44,6 +44,7 @@ class TextFile {
   bool closed() const { return f_ == nullptr; }
   bool readable() const;   // these three raise ValueError on a closed file, as Python's
   bool writable() const;
+  bool seekable() const;   // lseek works (false for pipes and terminals)
 
   // Up to [chars] characters (all the rest when negative); "" at the end of the file.
   std::string read(int64_t chars);
