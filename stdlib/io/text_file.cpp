@@ -78,7 +78,8 @@ OpenMode parse_open_mode(const std::string& mode) {
     else m.kind = c, ++kinds;
   }
   if (text && m.binary) fail("ValueError", "can't have text and binary mode at once");
-  if (kinds != 1) fail("ValueError", "must have exactly one of create/read/write/append mode");
+  if (kinds > 1) fail("ValueError", "must have exactly one of create/read/write/append mode");
+  if (kinds == 0) fail("ValueError", "Must have exactly one of create/read/write/append mode and at most one plus");   // FileIO's
   return m;
 }
 
