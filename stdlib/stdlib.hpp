@@ -14,7 +14,7 @@ namespace amps::stdlib {
 
 // Each registers its module or globals through the embedding API (called once by install_stdlib);
 // they throw amps::Failed when a registration fails.
-void install_data(Vm& vm);       // module data: loaders, datasets, Fashion-MNIST, CSVLogger
+void install_data(Vm& vm);       // module data: loaders, datasets, Fashion-MNIST, CSVLogger, loadtxt, .npy/.npz
 void install_io(Vm& vm);         // save, load, load_metadata
 void install_progress(Vm& vm);   // progress, log_csv
 void install_plot(Vm& vm);       // module plot

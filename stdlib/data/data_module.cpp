@@ -1,4 +1,5 @@
-// The `data` module: datasets, loaders, Fashion-MNIST, synthetic ImageNet and CSV metrics logs.
+// The `data` module: datasets, loaders, Fashion-MNIST, synthetic ImageNet, CSV metrics logs, and data files
+// (loadtxt, NumPy .npy/.npz: file_readers.cpp).
 #include <string>
 
 #include "stdlib/data/fashion_mnist.hpp"

@@ -252,7 +252,7 @@ Value private_file(Vm& vm, const std::string& path, amps_dtype dt, int64_t size,
 }
 
 Value b_from_file(Vm& vm, Call& call) {
-  Args r(vm, call, "from_file", {"filename", "shared", "size", "dtype", "layout", "device", "pin_memory", "requires_grad"});
+  Args r(vm, call, "from_file", {"filename", "shared", "size", "dtype", "device", "requires_grad"});
   std::string path = checked_path(vm, r, 0, "from_file");
   int64_t size = r.int_or(2, 0);
   amps_dtype dt = dtype_arg(vm, r, 3, "from_file", AMPS_FLOAT32);
@@ -260,8 +260,8 @@ Value b_from_file(Vm& vm, Call& call) {
   size_t bytes = 0;
   if (__builtin_mul_overflow(size_t(size), amps_dtype_size(dt), &bytes)) fail("RuntimeError", fmt::format("from_file(): size {} overflows", size));
   Value t = r.bool_or(1, false) ? shared_file(vm, path, dt, size, bytes) : private_file(vm, path, dt, size, bytes);
-  if (r.has(5) && !r.get(5).is_none()) t = vm.call_method(t, "to", {r.get(5)}).get();
-  if (r.bool_or(7, false)) t = vm.call_method(t, "requires_grad_").get();
+  if (r.has(4) && !r.get(4).is_none()) t = vm.call_method(t, "to", {r.get(4)}).get();
+  if (r.bool_or(5, false)) t = vm.call_method(t, "requires_grad_").get();
   return t;
 }
 
