@@ -26,6 +26,7 @@ amps_status install_stdlib(amps_vm* vm) {
     install_plot(view);
     install_open(view);
     install_os(view);
+    install_glob(view);
     install_file_data(view);
     install_script_modules(view);
   } catch (const Failed& e) {

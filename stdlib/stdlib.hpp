@@ -19,7 +19,8 @@ void install_io(Vm& vm);         // save, load, load_metadata
 void install_progress(Vm& vm);   // progress, log_csv
 void install_plot(Vm& vm);       // module plot
 void install_open(Vm& vm);       // open (text files)
-void install_os(Vm& vm);         // modules os (os.path, os.environ) and glob
+void install_os(Vm& vm);         // module os (os.path, os.environ)
+void install_glob(Vm& vm);       // module glob
 void install_file_data(Vm& vm);  // from_file (data's readers are in install_data's table)
 
 // Raises an amps error of [kind] (ValueError, IOError, ...) from a native or hook.

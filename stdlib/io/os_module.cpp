@@ -1,10 +1,9 @@
-// Modules `os` (with os.path and os.environ) and `glob`: the file-system calls a training script needs,
-// with Python's results and OSErrors ("[Errno 2] No such file or directory: 'x'"). os.listdir and
-// glob.glob return sorted names (Python's order is arbitrary). os.environ is a dict copied at import.
+// Module `os` (with os.path and os.environ): the file-system calls a training script needs,
+// with Python's results and OSErrors ("[Errno 2] No such file or directory: 'x'"). os.listdir returns
+// sorted names (Python's order is arbitrary). os.environ is a dict copied at import.
 // In a sandboxed interpreter every call that reads or changes the file system (or the working or home
 // directory) raises PermissionError, and os.environ is empty; the string functions of os.path still work.
 #include <dirent.h>
-#include <glob.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -234,21 +233,6 @@ Value b_getenv(Vm& vm, Call& c) {
   return v ? str_value(v) : r.has(1) ? r.get(1) : Value::none();
 }
 
-// ---- glob.glob(pattern): POSIX glob(3), sorted; no backslash escapes (Python has none) and no
-// recursive `**` (Python's default recursive=false reads `**` as `*` too).
-Value b_glob(Vm& vm, Call& c) {
-  Args r(vm, c, "glob", {"pattern"});
-  check_sandbox(vm, "glob");
-  std::string pattern = path_arg(vm, r, 0, "glob");
-  glob_t g{};
-  int rc = ::glob(pattern.c_str(), GLOB_NOESCAPE, nullptr, &g);
-  std::vector<Value> out;
-  for (size_t i = 0; rc == 0 && i < g.gl_pathc; ++i) out.push_back(str_value(g.gl_pathv[i]));
-  ::globfree(&g);
-  if (rc != 0 && rc != GLOB_NOMATCH) fail("OSError", fmt::format("glob(): cannot read the directories of '{}'", pattern));
-  return Value::list(out);
-}
-
 const amps_reg kOsNatives[] = {
     {"_path_module", native<b_path_module>, AMPS_CAST_NONE, nullptr},
     {"_environ", native<b_environ>, AMPS_CAST_NONE, nullptr},
@@ -263,11 +247,6 @@ const amps_reg kOsNatives[] = {
     {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
 };
 
-const amps_reg kGlobNatives[] = {
-    {"glob", native<b_glob>, AMPS_CAST_NONE, nullptr},
-    {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
-};
-
 }  // namespace
 }  // namespace amps::stdlib::io
 
@@ -275,7 +254,6 @@ namespace amps::stdlib {
 
 void install_os(Vm& vm) {
   register_module(vm, "os", io::kOsNatives, "let path = _path_module()\nlet environ = _environ()\nlet sep = \"/\"\nlet linesep = \"\\n\"\n");
-  register_module(vm, "glob", io::kGlobNatives);
 }
 
 }  // namespace amps::stdlib
