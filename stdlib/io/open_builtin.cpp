@@ -2,6 +2,7 @@
 // object as Python's (read readline readlines, iteration by lines, write writelines flush close seek tell,
 // closed name mode encoding, __enter__/__exit__ for `with`), closed when its last reference dies.
 // Binary modes are refused: amps has no bytes type (from_file, data.load_npy and load read raw data).
+#include <cctype>
 #include <memory>
 
 #include "stdlib/io/text_file.hpp"
