@@ -76,6 +76,20 @@ std::vector<size_t> columns(const LoadtxtOptions& o, size_t width, const std::st
   return cols;
 }
 
+// Appends the row's selected cells to [t]; returns how many.
+size_t add_row(const std::vector<std::string>& cells, const LoadtxtOptions& o, const std::string& where, LoadtxtTable& t) {
+  std::vector<size_t> cols = columns(o, cells.size(), where);
+  for (size_t c : cols) {
+    double d = 0;
+    int64_t i = 0;
+    bool ok = o.integer ? parse_int(cells[c], i) : parse_double(cells[c], d);
+    if (!ok) fail("ValueError", fmt::format("{}: could not convert string '{}' to {} (column {})", where, cells[c], o.dtype_name, c + 1));
+    if (o.integer) t.ints.push_back(i);
+    else t.values.push_back(d);
+  }
+  return cols.size();
+}
+
 // NumPy's _ensure_ndmin_ndarray: squeeze when more dims than ndmin, then add them back.
 std::vector<int64_t> final_shape(int64_t rows, int64_t cols, int ndmin) {
   std::vector<int64_t> shape{rows, cols};
@@ -112,16 +126,7 @@ LoadtxtTable parse_loadtxt(const std::string& text, const std::string& name, con
       fail("ValueError", fmt::format("{}: the number of columns changed from {} to {}; use `usecols` to select a subset and "
                                      "avoid this error", where, *first_width, cells.size()));
     if (!first_width) first_width = cells.size();
-    std::vector<size_t> cols = columns(o, cells.size(), where);
-    width = cols.size();
-    for (size_t c : cols) {
-      double d = 0;
-      int64_t i = 0;
-      bool ok = o.integer ? parse_int(cells[c], i) : parse_double(cells[c], d);
-      if (!ok) fail("ValueError", fmt::format("{}: could not convert string '{}' to {} (column {})", where, cells[c], o.dtype_name, c + 1));
-      if (o.integer) t.ints.push_back(i);
-      else t.values.push_back(d);
-    }
+    width = add_row(cells, o, where, t);
     ++rows;
   }
   if (rows == 0) width = o.usecols ? o.usecols->size() : 1;

@@ -187,7 +187,10 @@ std::string npy_preamble(const NpyHeader& h) {
   return out + dict;
 }
 
-Value load_npy(Vm& vm, const NpyReader& read, uint64_t size, const std::string& path) {
+namespace {
+
+// The preamble's header, validated; [data_at] receives where the elements start.
+NpyHeader read_header(const NpyReader& read, uint64_t size, const std::string& path, uint64_t& data_at) {
   if (size < 10) corrupt(path, fmt::format("the file is {} bytes, shorter than the .npy preamble (truncated)", size));
   unsigned char pre[8];
   read(pre, 0, 8);
@@ -195,14 +198,28 @@ Value load_npy(Vm& vm, const NpyReader& read, uint64_t size, const std::string& 
   if (n > kMaxHeader || at + n > size) corrupt(path, fmt::format("the header length field says {} bytes but the file has {} after it (truncated)", n, size - at));
   std::string text(n, '\0');
   read(text.data(), at, n);
-  NpyHeader h = parse_npy_header(text, path);
+  data_at = at + n;
+  return parse_npy_header(text, path);
+}
+
+// Row-major elements of a Fortran-order array: read with the shape reversed, then permuted back.
+Value from_fortran(Vm& vm, const Value& t, size_t ndim) {
+  std::vector<Value> dims;
+  for (size_t i = ndim; i-- > 0;) dims.push_back(Value::of(int64_t(i)));
+  return vm.call_method(vm.call_method(t, "permute", dims).get(), "contiguous").get();
+}
+
+}  // namespace
+
+Value load_npy(Vm& vm, const NpyReader& read, uint64_t size, const std::string& path) {
+  uint64_t data_at = 0;
+  NpyHeader h = read_header(read, size, path, data_at);
   std::optional<NpyType> type = npy_type(h.descr);
   if (!type)
     fail("ValueError", fmt::format("'{}' holds dtype '{}', which amps does not read{} (amps reads {})", path, h.descr,
                                    h.descr.find('O') != std::string::npos ? " (pickled Python objects)" : "", table_names()));
   uint64_t bytes = 0, item = amps_dtype_size(type->dtype);
   checked_numel(h, item, path, bytes);
-  uint64_t data_at = at + n;
   if (size - data_at != bytes)
     corrupt(path, fmt::format("the header's {} shape {} needs {} bytes of data but the file has {} ({})", h.descr, shape_text(h.shape),
                               bytes, size - data_at, size - data_at < bytes ? "truncated" : "trailing bytes"));
@@ -210,15 +227,12 @@ Value load_npy(Vm& vm, const NpyReader& read, uint64_t size, const std::string& 
   bool fortran = h.fortran_order && shape.size() > 1;
   if (fortran) std::reverse(shape.begin(), shape.end());
   Value t = vm.tensor_empty(type->dtype, shape);
-  void* data = vm.tensor_info(t).data;
+  auto* data = static_cast<uint8_t*>(vm.tensor_info(t).data);
   read(data, data_at, bytes);
   if (type->big_endian) swap_bytes(data, bytes, item);
   if (type->dtype == AMPS_BOOL)
-    for (uint64_t i = 0; i < bytes; ++i) static_cast<uint8_t*>(data)[i] = static_cast<uint8_t*>(data)[i] != 0;
-  if (!fortran) return t;
-  std::vector<Value> dims;
-  for (size_t i = shape.size(); i-- > 0;) dims.push_back(Value::of(int64_t(i)));
-  return vm.call_method(vm.call_method(t, "permute", dims).get(), "contiguous").get();
+    for (uint64_t i = 0; i < bytes; ++i) data[i] = data[i] != 0;
+  return fortran ? from_fortran(vm, t, shape.size()) : t;
 }
 
 Value load_npy_file(Vm& vm, const std::string& path) {
