@@ -90,19 +90,14 @@ size_t add_row(const std::vector<std::string>& cells, const LoadtxtOptions& o, c
   return cols.size();
 }
 
-// NumPy's _ensure_ndmin_ndarray: squeeze when more dims than ndmin, then add them back.
+// NumPy's _ensure_ndmin_ndarray on a rows x cols table: squeezed (sizes 1 dropped) unless ndmin is 2, then
+// widened back to ndmin dims (a vector becomes a column for ndmin 2, a scalar a 1-vector for ndmin 1).
 std::vector<int64_t> final_shape(int64_t rows, int64_t cols, int ndmin) {
-  std::vector<int64_t> shape{rows, cols};
-  if (2 > ndmin) {
-    std::vector<int64_t> s;
-    for (int64_t d : shape)
-      if (d != 1) s.push_back(d);
-    shape = s;
-  }
-  if (int(shape.size()) < ndmin) {
-    if (ndmin == 1) shape = {1};
-    else shape = shape.empty() ? std::vector<int64_t>{1, 1} : std::vector<int64_t>{shape[0], 1};
-  }
+  if (ndmin == 2) return {rows, cols};
+  std::vector<int64_t> shape;
+  for (int64_t d : {rows, cols})
+    if (d != 1) shape.push_back(d);
+  if (shape.empty() && ndmin == 1) shape.push_back(1);
   return shape;
 }
 
