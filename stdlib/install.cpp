@@ -24,6 +24,10 @@ amps_status install_stdlib(amps_vm* vm) {
     install_io(view);
     install_progress(view);
     install_plot(view);
+    install_open(view);
+    install_os(view);
+    install_glob(view);
+    install_file_data(view);
     install_script_modules(view);
   } catch (const Failed& e) {
     return e.error.status;

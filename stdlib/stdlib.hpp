@@ -14,10 +14,14 @@ namespace amps::stdlib {
 
 // Each registers its module or globals through the embedding API (called once by install_stdlib);
 // they throw amps::Failed when a registration fails.
-void install_data(Vm& vm);       // module data: loaders, datasets, Fashion-MNIST, CSVLogger
+void install_data(Vm& vm);       // module data: loaders, datasets, Fashion-MNIST, CSVLogger, loadtxt, .npy/.npz
 void install_io(Vm& vm);         // save, load, load_metadata
 void install_progress(Vm& vm);   // progress, log_csv
 void install_plot(Vm& vm);       // module plot
+void install_open(Vm& vm);       // open (text files)
+void install_os(Vm& vm);         // module os (os.path, os.environ)
+void install_glob(Vm& vm);       // module glob
+void install_file_data(Vm& vm);  // from_file (data's readers are in install_data's table)
 
 // Raises an amps error of [kind] (ValueError, IOError, ...) from a native or hook.
 [[noreturn]] inline void fail(const char* kind, std::string message) { throw ScriptError(kind, message); }

@@ -1,7 +1,9 @@
-// The `data` module: datasets, loaders, Fashion-MNIST, synthetic ImageNet and CSV metrics logs.
+// The `data` module: datasets, loaders, Fashion-MNIST, synthetic ImageNet, CSV metrics logs, and data files
+// (loadtxt, NumPy .npy/.npz: file_readers.cpp).
 #include <string>
 
 #include "stdlib/data/fashion_mnist.hpp"
+#include "stdlib/data/file_readers.hpp"
 #include "stdlib/data/loader.hpp"
 #include "stdlib/data/synthetic.hpp"
 #include "stdlib/embedded.hpp"
@@ -20,6 +22,11 @@ const amps_reg kDataNatives[] = {
     {"FashionMNIST", native<data::b_fashion_mnist_dataset>, AMPS_CAST_NONE, nullptr},
     {"synthetic_imagenet", native<data::b_synthetic_imagenet>, AMPS_CAST_NONE, nullptr},
     {"CSVLogger", native<progress::b_csv_logger>, AMPS_CAST_NONE, nullptr},
+    {"loadtxt", native<data::b_data_loadtxt>, AMPS_CAST_NONE, nullptr},
+    {"load_npy", native<data::b_data_load_npy>, AMPS_CAST_NONE, nullptr},
+    {"save_npy", native<data::b_data_save_npy>, AMPS_CAST_NONE, nullptr},
+    {"load_npz", native<data::b_data_load_npz>, AMPS_CAST_NONE, nullptr},
+    {"save_npz", native<data::b_data_save_npz>, AMPS_CAST_NONE, nullptr},
     {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
 };
 

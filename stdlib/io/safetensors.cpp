@@ -10,9 +10,9 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "stdlib/io/atomic_file.hpp"
 #include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::io {
@@ -30,12 +30,6 @@ const std::pair<amps_dtype, const char*> kDTypeNames[] = {
     {AMPS_INT64, "I64"}, {AMPS_INT32, "I32"}, {AMPS_BOOL, "BOOL"}};
 static_assert(std::size(kDTypeNames) == AMPS_BOOL + 1, "every dtype needs a safetensors name");
 
-[[noreturn]] void os_error(const char* what, const std::string& path) {
-  int err = errno;
-  fail(err == ENOENT ? "FileNotFoundError" : err == EACCES ? "PermissionError" : err == ENOTDIR ? "NotADirectoryError" : "IOError",
-       fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
-}
-
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
   fail("ValueError", fmt::format("'{}' is not a valid safetensors file: {}", path, why));
 }
@@ -45,16 +39,6 @@ struct Fd {
   int fd = -1;
   ~Fd() { if (fd >= 0) ::close(fd); }
 };
-
-void write_all(int fd, const void* data, size_t n, const std::string& path) {
-  auto* p = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t w = ::write(fd, p, std::min<size_t>(n, size_t(1) << 30));
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) os_error("write", path);
-    p += w, n -= size_t(w);
-  }
-}
 
 void read_at(int fd, void* data, size_t n, uint64_t off, const std::string& path) {
   auto* p = static_cast<char*>(data);
@@ -108,28 +92,13 @@ std::string padded_header(Vm& vm, SafetensorsFile file, const std::vector<HostBy
   return header;
 }
 
-// The mode the file gets: an existing file's, else 0666 less the umask (mkstemp makes 0600).
-mode_t file_mode(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) return st.st_mode & 07777;
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
-}
-
-void fsync_dir(const std::filesystem::path& dir, const std::string& path) {
-  Fd d{::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY)};
-  if (d.fd < 0 || ::fsync(d.fd) != 0) os_error("sync the directory of", path);
-}
-
-// Writes header and data to an open temporary file and syncs it to disk.
+// Writes the length prefix, header and data to an open file.
 void write_body(int fd, const std::string& header, const std::vector<HostBytes>& host, const std::string& path) {
   unsigned char len[8];
   for (int i = 0; i < 8; ++i) len[i] = uint8_t(uint64_t(header.size()) >> (8 * i));
   write_all(fd, len, 8, path);
   write_all(fd, header.data(), header.size(), path);
   for (auto& t : host) write_all(fd, t.data, t.size, path);
-  if (::fsync(fd) != 0) os_error("sync", path);
 }
 
 }  // namespace
@@ -163,22 +132,7 @@ std::string safetensors_header(Vm& vm, const SafetensorsFile& file) {
 void write_safetensors(Vm& vm, const std::string& path, const SafetensorsFile& file) {
   std::vector<HostBytes> host = host_bytes(vm, file);
   std::string header = padded_header(vm, file, host);
-  std::filesystem::path target(path);
-  std::error_code ec;   // like `mkdir -p`: a checkpoint directory is created on first save
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
-  Fd f{::mkstemp(tmp.data())};
-  if (f.fd < 0) os_error("create a temporary file next to", path);
-  try {
-    if (::fchmod(f.fd, file_mode(path)) != 0) os_error("set the mode of a temporary file next to", path);
-    write_body(f.fd, header, host, path);
-    if (::close(std::exchange(f.fd, -1)) != 0) os_error("close", path);
-    if (::rename(tmp.c_str(), path.c_str()) != 0) os_error("rename the temporary file onto", path);
-  } catch (...) {
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  fsync_dir(target.parent_path(), path);
+  atomic_write(path, [&](int fd) { write_body(fd, header, host, path); });
 }
 
 namespace {
