@@ -63,6 +63,10 @@ Value Interp::find_attr(const Value& obj, Atom name) {
           if ((*t->field_names)[i] == *name) return t->items[i];
       return builtin_method(*this, obj, name);
     case ObjKind::Slice: return slice_attr(obj, name);
+    case ObjKind::Function:
+    case ObjKind::Native:
+    case ObjKind::BoundMethod:   // f.__name__, as Python's (argparse names a `type=` converter by it)
+      return *name == "__name__" ? make_str(callee_name(obj)) : builtin_method(*this, obj, name);
     case ObjKind::Opaque:
     case ObjKind::Tensor:
     case ObjKind::DType:

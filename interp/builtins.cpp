@@ -13,16 +13,33 @@
 namespace amps::interp {
 namespace {
 
+// print(*values, sep=" ", end="\n", file=none, flush=false): `file` is anything with write(s) (sys.stderr, a file
+// from open()); none writes to the interpreter's output.
 Value b_print(Interp& in, CallArgs& a) {
   std::string sep = " ", end = "\n";
+  Value file;
+  bool flush = false;
   for (auto& [k, v] : a.kw) {
-    if (*k == "sep") sep = in.str(v);
-    else if (*k == "end") end = in.str(v);
-    else Interp::fail("TypeError", fmt::format("print() got an unexpected keyword argument '{}' (it takes: sep, end)", *k), a.span);
+    if (*k == "sep") sep = v.is_none() ? " " : in.str(v);
+    else if (*k == "end") end = v.is_none() ? "\n" : in.str(v);
+    else if (*k == "file") file = v;
+    else if (*k == "flush") flush = in.truthy(v);
+    else Interp::fail("TypeError", fmt::format("print() got an unexpected keyword argument '{}' (it takes: sep, end, file, flush)", *k), a.span);
   }
   std::string out;
   for (size_t i = 0; i < a.pos.size(); ++i) out += (i ? sep : "") + in.str(a.pos[i]);
-  in.write_out(out + end);
+  if (file.is_none()) {
+    in.write_out(out + end);
+    if (flush) std::fflush(stdout);
+    return Value();
+  }
+  Value write = in.find_attr(file, intern("write"));
+  if (write.is_undef()) Interp::fail("AttributeError", fmt::format("'{}' object has no attribute 'write'", type_name(file)), a.span);
+  in.call(write, {make_str(out + end)});
+  if (flush) {
+    Value f = in.find_attr(file, intern("flush"));
+    if (!f.is_undef()) in.call(f, std::vector<Value>{});
+  }
   return Value();
 }
 
