@@ -43,6 +43,8 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "autograd_gradcheck");  // autograd.gradcheck / gradgradcheck (autograd_tools re-exports them)
   def_script_module(vm, "autograd_tools");      // autograd.functional, gradcheck, Variable (the autograd module attaches them)
   def_script_module(vm, "dist");
+  def_script_module(vm, "argparse_format");  // argparse's help and usage layout (argparse imports it)
+  def_script_module(vm, "argparse");
   def_script_module(vm, "py_set");  // the core's `set` builtin (interp/builtins_set.cpp imports it on first use)
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
   def_script_module(vm, "distributions_core");  // Normal ... OneHotCategorical, kl_divergence (re-exported)

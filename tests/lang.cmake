@@ -46,6 +46,11 @@ amps_cli_test(exit_text_code 1 "-e|exit('bad config')" "-DSTDERR=^bad config\n$"
 amps_cli_test(exit_caught 0 "-e|try { exit(4) } catch e { print(e.kind, e.message) }" "-DSTDOUT=^SystemExit 4\n$")
 amps_cli_test(sys_argv_and_streams 0 "-e|import sys\nprint(sys.argv)\nsys.stderr.write('err line\\n')|x"
               "-DSTDOUT=^\\['-c', 'x'\\]\n$" "-DSTDERR=^err line\n$")
+amps_cli_test(argparse_help 0 "${CMAKE_CURRENT_SOURCE_DIR}/cli/argparse_demo.amps|--help"
+              "-DSTDOUT=^usage: argparse_demo.amps \\[-h\\] \\[--lr LR\\]\n\ndemo\n")
+amps_cli_test(argparse_value 0 "${CMAKE_CURRENT_SOURCE_DIR}/cli/argparse_demo.amps|--lr|0.5" "-DSTDOUT=^0.5\n$")
+amps_cli_test(argparse_bad_value 2 "${CMAKE_CURRENT_SOURCE_DIR}/cli/argparse_demo.amps|--lr|x"
+              "-DSTDERR=argparse_demo.amps: error: argument --lr: invalid float value: 'x'\n$")
 amps_cli_test(profile_table 0 "--profile|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())" "-DSTDOUT=^64.0\n$"
               "-DSTDERR=^profile: [0-9.]+ ms wall, [0-9.]+ ms \\([0-9]+%\\) in 3 op calls.*\n  mm +float32 +cpu +1 ")
 amps_cli_test(profile_after_an_error 1 "--profile|-e|let a = ones(2, 2)\nmm(a, ones(3, 3))"
