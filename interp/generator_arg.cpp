@@ -70,13 +70,22 @@ GeneratorArg::GeneratorArg(const std::vector<rt::OpId>& ops, CallArgs& a) {
   if (!listed(kTakesGenerator, name)) return;
   const Value g = take_generator(a, name);
   if (g.is_undef() || g.is_none()) return;
-  const GeneratorObj* obj = generator_obj(g);
+  GeneratorObj* obj = generator_obj(g);
   if (!obj)
     Interp::fail("TypeError", fmt::format("{}(): argument 'generator' must be Generator, not {}", name, type_name(g)),
                  a.span);
   check_device(*obj, a);
-  gen_ = obj->gen;
-  guard_.emplace(*gen_);
+  if (obj->drawing)
+    Interp::fail("RuntimeError", fmt::format("{}(): the Generator is drawing for another thread's op (give each "
+                                             "parallel call a Generator of its own)", name), a.span);
+  obj_ = obj;
+  obj_->drawing = true;
+  guard_.emplace(*obj_->gen);
+}
+
+GeneratorArg::~GeneratorArg() {
+  guard_.reset();
+  if (obj_) obj_->drawing = false;
 }
 
 }  // namespace amps::interp

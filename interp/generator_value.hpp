@@ -19,7 +19,8 @@ struct GeneratorObj : Opaque {
   std::string type_name() const override { return "Generator"; }
   Value get_attr(Interp& in, Atom name) override;
   std::shared_ptr<rt::Generator> gen;
-  rt::Device device;   // cpu, or cuda (drawn on the host, as every cuda random op of amps)
+  rt::Device device;      // cpu, or cuda (drawn on the host, as every cuda random op of amps)
+  bool drawing = false;   // an op call draws from it (read and written under the interpreter lock)
 };
 
 // The Generator object [v] holds, or null.
@@ -29,12 +30,17 @@ GeneratorObj* generator_obj(const Value& v);
 // bernoulli, multinomial, poisson, binomial and the in-place fills): taken out of the call's arguments, type- and
 // device-checked, and made the stream the op draws from while this object lives. Ops that take no generator keep
 // the keyword, so binding reports it as unexpected.
+// An op of another script thread (parallel calls) drawing from the same Generator meanwhile is refused: its state
+// sits in this thread's context until the call ends.
 class GeneratorArg {
  public:
   GeneratorArg(const std::vector<rt::OpId>& ops, CallArgs& a);
+  ~GeneratorArg();
+  GeneratorArg(const GeneratorArg&) = delete;
+  GeneratorArg& operator=(const GeneratorArg&) = delete;
 
  private:
-  std::shared_ptr<rt::Generator> gen_;   // held for the call (the script may drop its Generator meanwhile)
+  Ref<GeneratorObj> obj_;   // held for the call (the script may drop its Generator meanwhile)
   std::optional<rt::GeneratorGuard> guard_;
 };
 
