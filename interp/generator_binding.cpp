@@ -174,7 +174,8 @@ void install_generator_builtins(Interp& in) {
   const Value default_generator = make<GeneratorObj>(std::move(own), rt::Device::cpu());
   in.def_global("default_generator", default_generator);
   in.def_native("Generator", b_generator);
-  in.def_native("manual_seed", [default_generator](Interp& i, CallArgs& a) { return b_manual_seed(i, default_generator, a); });
+  in.def_native("manual_seed",
+                [default_generator](Interp& i, CallArgs& a) { return b_manual_seed(i, default_generator, a); });
   in.def_native("seed", b_seed);
   in.def_native("initial_seed", b_initial_seed);
   in.def_native("get_rng_state", b_get_rng_state);

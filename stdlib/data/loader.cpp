@@ -282,7 +282,8 @@ static Value generator_arg(const Value& g, bool seeded) {
 }
 
 Value make_data_loader(Vm& vm, Call& call) {
-  Args r(vm, call, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler", "generator"});
+  Args r(vm, call, "DataLoader",
+         {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler", "generator"});
   LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt, Value(), Value(), Value()};
   if (o.batch_size < 1) fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size));
   if (r.has(4) && !r.get(4).is_none()) o.seed = uint64_t(r.int_or(4, 0));
