@@ -36,7 +36,8 @@ Value state_tensor(const rt::Generator& g) {
 void restore_state(rt::Generator& g, const Value& v, const char* fn, const char* getter, const Span& where) {
   const rt::Tensor* t = tensor_of(v);
   if (!t || t->dtype() != rt::DType::int64 || t->dim() != 1)
-    Interp::fail("TypeError", fmt::format("{}() expects the int64 tensor returned by {}()", fn, getter), where);
+    Interp::fail("TypeError", fmt::format("{}() expects the int64 tensor returned by {}() (amps' own generator words: "
+                                          "PyTorch's uint8 states do not load)", fn, getter), where);
   const rt::Tensor host = t->to(rt::Device::cpu()).contiguous();
   const uint64_t* p = reinterpret_cast<const uint64_t*>(host.data<int64_t>());
   try {
