@@ -2,6 +2,7 @@
 // keyword, defaults, `zeros(2, 3)`-style size varargs), dispatch, results → script values.
 #include <fmt/format.h>
 
+#include "interp/generator_value.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/error.hpp"
 
@@ -113,8 +114,10 @@ Value call_op(Interp& in, rt::OpId op, CallArgs& a) {
   return results(s, dispatch_unlocked(in, op, args), a);
 }
 
-// An overloaded name (max / max.dim): the first overload whose schema accepts the arguments.
+// An overloaded name (max / max.dim): the first overload whose schema accepts the arguments. A random op given
+// generator= draws from it (GeneratorArg).
 Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& a) {
+  const GeneratorArg generator(ops, a);
   if (ops.size() == 1) return call_op(in, ops[0], a);
   std::string why, all;
   for (rt::OpId op : ops) {

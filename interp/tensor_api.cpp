@@ -6,6 +6,7 @@
 #include <set>
 
 #include "interp/builtins.hpp"
+#include "interp/generator_value.hpp"
 #include "interp/operators.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/error.hpp"
@@ -123,33 +124,6 @@ Value b_tensor(Interp& in, CallArgs& a) {
 Value b_device(Interp&, CallArgs& a) {
   ArgReader r(a, "device", {"spec"});
   return wrap_device(device_of(r.required(0), a.span));
-}
-
-Value b_manual_seed(Interp& in, CallArgs& a) {
-  ArgReader r(a, "manual_seed", {"seed"});
-  in.runtime().manual_seed(uint64_t(r.int_or(0, 0)));
-  return Value();
-}
-
-// get_rng_state(): the generator's whole state as a 1-D int64 tensor (torch.get_rng_state's role; the words are
-// amps' own, not PyTorch's bytes), for set_rng_state to restore.
-Value b_get_rng_state(Interp& in, CallArgs& a) {
-  ArgReader r(a, "get_rng_state", {});
-  const std::vector<uint64_t> words = in.runtime().generator().state();
-  rt::Tensor t = rt::Tensor::empty({int64_t(words.size())}, rt::DType::int64);
-  std::copy(words.begin(), words.end(), reinterpret_cast<uint64_t*>(t.data<int64_t>()));
-  return wrap(t);
-}
-
-Value b_set_rng_state(Interp& in, CallArgs& a) {
-  ArgReader r(a, "set_rng_state", {"new_state"});
-  const rt::Tensor* t = tensor_of(r.required(0));
-  if (!t || t->dtype() != rt::DType::int64 || t->dim() != 1)
-    Interp::fail("TypeError", "set_rng_state() expects the int64 tensor returned by get_rng_state()", r.span());
-  const rt::Tensor host = t->to(rt::Device::cpu()).contiguous();
-  const uint64_t* p = reinterpret_cast<const uint64_t*>(host.data<int64_t>());
-  in.runtime().generator().set_state(std::vector<uint64_t>(p, p + host.numel()));
-  return Value();
 }
 
 // ---- tensor operators: + - * / // % ** @ & | ^ << >> ~ and comparisons, with numbers on either side
@@ -375,9 +349,6 @@ void install_tensor_builtins(Interp& in) {
   def_op_module(in, "linalg", op_names().linalg);
   def_op_module(in, "special", op_names().special);
   in.def_native("tensor", b_tensor);
-  in.def_native("manual_seed", b_manual_seed);
-  in.def_native("get_rng_state", b_get_rng_state);
-  in.def_native("set_rng_state", b_set_rng_state);
   in.def_native("allclose", b_allclose);
   in.def_native("equal", b_equal);
   in.def_native("unique", b_unique);
@@ -388,6 +359,7 @@ void install_tensor_builtins(Interp& in) {
   install_torch_numeric(in);
   install_torch_histograms(in);
   install_torch_aliases(in);
+  install_generator_builtins(in);
   install_dtypes_and_devices(in);
 }
 

@@ -1,9 +1,8 @@
 // torch's predicates and dtype helpers (is_tensor, is_signed, is_nonzero, ..., result_type, promote_types,
-// can_cast, broadcast_shapes), the thread and seed queries, and the tensor methods of the same family (element_size,
+// can_cast, broadcast_shapes), the thread queries, and the tensor methods of the same family (element_size,
 // ndimension, nelement, get_device, type()).
 #include <fmt/format.h>
 
-#include <random>
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
@@ -137,19 +136,6 @@ Value b_set_num_threads(Interp&, CallArgs& a) {
   return Value();
 }
 
-// seed(): seeds the generator with a non-deterministic number and returns it (torch.seed).
-Value b_seed(Interp& in, CallArgs& a) {
-  ArgReader r(a, "seed", {});
-  const uint64_t s = (uint64_t(std::random_device{}()) << 32 | std::random_device{}()) >> 1;
-  in.runtime().manual_seed(s);
-  return Value(int64_t(s));
-}
-
-Value b_initial_seed(Interp& in, CallArgs& a) {
-  ArgReader r(a, "initial_seed", {});
-  return Value(int64_t(in.runtime().generator().initial_seed()));
-}
-
 // get_device: -1 for a host tensor, the device index otherwise.
 int64_t device_index(const rt::Tensor& t) { return t.device().type == rt::DeviceType::cpu ? -1 : t.device().index; }
 
@@ -220,8 +206,6 @@ void install_torch_predicates(Interp& in) {
   in.def_native("broadcast_shapes", b_broadcast_shapes);
   in.def_native("get_num_threads", b_get_num_threads);
   in.def_native("set_num_threads", b_set_num_threads);
-  in.def_native("seed", b_seed);
-  in.def_native("initial_seed", b_initial_seed);
   in.def_native("get_device", b_get_device);
 }
 

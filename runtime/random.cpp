@@ -48,13 +48,13 @@ std::vector<uint64_t> Generator::state() const {
 void Generator::set_state(const std::vector<uint64_t>& words) {
   const size_t engine_words = std::mt19937_64::state_size + 1;  // the state and its position
   AMPS_CHECK(words.size() == engine_words + kTail && words[engine_words] == kStateTag,
-             "set_rng_state: expected a state returned by get_rng_state() ({} int64 values), got {} values",
+             "expected a state returned by get_rng_state() or Generator.get_state() ({} int64 values), got {} values",
              engine_words + kTail, words.size());
   std::stringstream ss;
   for (size_t i = 0; i < engine_words; ++i) ss << words[i] << ' ';
   std::mt19937_64 engine;
   ss >> engine;
-  AMPS_CHECK(!ss.fail(), "set_rng_state: the state is corrupt");
+  AMPS_CHECK(!ss.fail(), "the state is corrupt");
   engine_ = engine;
   seed_ = words[engine_words + 1];
   spare_ = std::bit_cast<double>(words[engine_words + 2]);

@@ -1,6 +1,7 @@
-// The embedding API's random streams: the vm's generator (the one manual_seed reseeds) and
+// The embedding API's random streams: the vm's generator (the one manual_seed reseeds), a script Generator's and
 // host-owned ones, with the runtime's algorithm so seeded draws match the script's.
 #include "interp/embed/handles.hpp"
+#include "interp/generator_value.hpp"
 #include "runtime/random.hpp"
 
 using namespace amps::interp;
@@ -16,6 +17,11 @@ amps_rng* amps_rng_new(uint64_t seed) { return reinterpret_cast<amps_rng*>(new a
 void amps_rng_free(amps_rng* rng) { delete reinterpret_cast<amps::rt::Generator*>(rng); }
 
 amps_rng* amps_vm_rng(amps_vm* vm) { return vm ? reinterpret_cast<amps_rng*>(&interp_of(vm).runtime().generator()) : nullptr; }
+
+amps_rng* amps_generator_rng(const amps_value* v) {
+  const GeneratorObj* g = v ? generator_obj(value_of(v)) : nullptr;
+  return g ? reinterpret_cast<amps_rng*>(g->gen.get()) : nullptr;
+}
 
 uint64_t amps_rng_below(amps_rng* rng, uint64_t n) { return rng && n ? gen(rng).below(n) : 0; }
 

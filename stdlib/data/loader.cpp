@@ -186,6 +186,7 @@ Value TensorDataset::getitem(Vm& vm, Call& call) {
 DataLoader::DataLoader(Value ds, LoaderOptions o)
     : dataset(std::move(ds)), tensor_dataset(object_cast<TensorDataset>(dataset)), opt(o) {
   if (opt.seed) gen.emplace(*opt.seed);
+  if (auto g = Rng::of_generator(opt.generator)) gen.emplace(std::move(*g));
 }
 
 int64_t DataLoader::dataset_size(Vm& vm) { return tensor_dataset ? tensor_dataset->size() : length_of(vm, dataset); }
@@ -243,6 +244,7 @@ Value DataLoader::attr(Vm&, const char* name) {
   if (n == "batch_size") return Value::of(opt.batch_size);
   if (n == "shuffle") return Value::of(opt.shuffle);
   if (n == "drop_last") return Value::of(opt.drop_last);
+  if (n == "generator") return opt.generator ? opt.generator : Value::none();
   return Value();
 }
 
@@ -271,13 +273,23 @@ Value make_tensor_dataset(Vm& vm, Call& call) {
   return new_tensor_dataset(vm, ts);
 }
 
+// DataLoader's generator=: a script Generator, and not together with seed= (both would pick the shuffle's stream).
+static Value generator_arg(const Value& g, bool seeded) {
+  if (!Rng::of_generator(g))
+    fail("TypeError", std::string("DataLoader(): argument 'generator' must be Generator, not ") + g.type_name());
+  if (seeded) fail("ValueError", "DataLoader(): give seed= or generator=, not both");
+  return g;
+}
+
 Value make_data_loader(Vm& vm, Call& call) {
-  Args r(vm, call, "DataLoader", {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler"});
-  LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt, Value(), Value()};
+  Args r(vm, call, "DataLoader",
+         {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler", "generator"});
+  LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt, Value(), Value(), Value()};
   if (o.batch_size < 1) fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size));
   if (r.has(4) && !r.get(4).is_none()) o.seed = uint64_t(r.int_or(4, 0));
   if (r.has(5) && !r.get(5).is_none()) o.sampler = r.get(5);
   if (r.has(6) && !r.get(6).is_none()) o.batch_sampler = r.get(6);
+  if (r.has(7) && !r.get(7).is_none()) o.generator = generator_arg(r.get(7), o.seed.has_value());
   if (o.sampler && o.shuffle) fail("ValueError", "sampler option is mutually exclusive with shuffle");
   if (o.batch_sampler && (o.batch_size != 1 || o.shuffle || o.sampler || o.drop_last))
     fail("ValueError", "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last");

@@ -27,14 +27,16 @@ struct LoaderOptions {
   int64_t batch_size = 1;
   bool shuffle = false;
   bool drop_last = false;
-  std::optional<uint64_t> seed;   // own generator; else the interpreter's (manual_seed)
+  std::optional<uint64_t> seed;   // own generator; else generator's, else the interpreter's (manual_seed)
   Value sampler;                   // an iterable of sample indices (none: the dataset's order, or shuffled)
   Value batch_sampler;             // an iterable of index lists, one per batch (none: batches of batch_size)
+  Value generator;                 // a script Generator the shuffle draws from (none: see seed)
 };
 
 // data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, seed=none, sampler=none,
-// batch_sampler=none). Iterating starts an epoch; with shuffle each epoch draws a fresh permutation from the
-// generator; a sampler gives the sample order instead, a batch_sampler the batches themselves (as PyTorch's).
+// batch_sampler=none, generator=none). Iterating starts an epoch; with shuffle each epoch draws a fresh permutation
+// from the generator (a Generator given, else one seeded with seed, else the interpreter's); a sampler gives the
+// sample order instead, a batch_sampler the batches themselves (as PyTorch's).
 struct DataLoader : Object {
   DataLoader(Value ds, LoaderOptions o);
   Value attr(Vm& vm, const char* name) override;
@@ -51,7 +53,7 @@ struct DataLoader : Object {
   Value dataset;
   TensorDataset* tensor_dataset;   // the dataset's object when it is a TensorDataset, else null
   LoaderOptions opt;
-  std::optional<Rng> gen;
+  std::optional<Rng> gen;   // owned (seed=) or borrowed from opt.generator, which the loader keeps alive
 };
 
 // PyTorch's default_collate: stacks tensors, numbers become int64/float64/bool tensors, and

@@ -385,6 +385,9 @@ void amps_rng_free(amps_rng* rng);
 /* The vm's own generator, the one manual_seed reseeds and rand/randn/shuffling draw from
  * (borrowed: valid while the vm lives; use it on the vm's thread only). */
 amps_rng* amps_vm_rng(amps_vm* vm);
+/* The stream of a script Generator value (torch.Generator; default_generator is the vm's own), or NULL when [v]
+ * is not one (borrowed: valid while [v] is held; use it on the vm's thread only). */
+amps_rng* amps_generator_rng(const amps_value* v);
 /* A uniform integer in [0, n) without modulo bias (0 when n is 0), and a standard normal draw. */
 uint64_t amps_rng_below(amps_rng* rng, uint64_t n);
 double amps_rng_normal(amps_rng* rng);

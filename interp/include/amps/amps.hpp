@@ -590,6 +590,12 @@ class Rng {
  public:
   explicit Rng(uint64_t seed) : r_(amps_rng_new(seed)), own_(true) {}
   static Rng of(Vm& vm) { return Rng(amps_vm_rng(vm.get())); }
+  // The stream of a script Generator value (borrowed: keep [generator] alive while drawing), or none when the value
+  // is not a Generator.
+  static std::optional<Rng> of_generator(const Value& generator) {
+    amps_rng* r = amps_generator_rng(generator.get());
+    return r ? std::optional<Rng>(Rng(r)) : std::nullopt;
+  }
   Rng(Rng&& o) noexcept : r_(std::exchange(o.r_, nullptr)), own_(o.own_) {}
   Rng& operator=(Rng&&) = delete;
   ~Rng() {
