@@ -91,7 +91,10 @@ Value b_fashion_mnist_dataset(Vm& vm, Call& call) {
 
 Value b_fashion_mnist(Vm& vm, Call& call) {
   Args r(vm, call, "fashion_mnist", {"split", "batch_size", "shuffle", "seed", "drop_last", "limit", "normalize", "root"});
-  LoaderOptions o{r.int_or(1, 64), r.bool_or(2, false), r.bool_or(4, false), std::nullopt};
+  LoaderOptions o;
+  o.batch_size = r.int_or(1, 64);
+  o.shuffle = r.bool_or(2, false);
+  o.drop_last = r.bool_or(4, false);
   if (o.batch_size < 1) fail("ValueError", fmt::format("fashion_mnist(): batch_size must be positive, got {}", o.batch_size));
   if (r.has(3) && !r.get(3).is_none()) o.seed = uint64_t(r.int_or(3, 0));
   return new_data_loader(vm, dataset_from(vm, r, 5), o);

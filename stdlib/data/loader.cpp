@@ -226,7 +226,7 @@ std::vector<std::vector<int64_t>> DataLoader::epoch_batches(Vm& vm) {
 }
 
 Value DataLoader::fetch(Vm& vm, const std::vector<int64_t>& idx) {
-  if (tensor_dataset) return tensor_dataset->gather(vm, idx);
+  if (tensor_dataset && !opt.collate_fn && opt.auto_batch) return tensor_dataset->gather(vm, idx);
   bool seq = dataset.is(AMPS_TYPE_LIST) || dataset.is(AMPS_TYPE_TUPLE);
   Value get = seq ? Value() : vm.find_attr(dataset, "__getitem__");
   std::vector<Value> samples;
@@ -235,6 +235,8 @@ Value DataLoader::fetch(Vm& vm, const std::vector<int64_t>& idx) {
     else if (!get) fail("TypeError", "DataLoader: the dataset has no __getitem__");
     else samples.push_back(vm.call(get, {Value::of(i)}).get());
   }
+  if (!opt.auto_batch) return opt.collate_fn ? vm.call(opt.collate_fn, {samples[0]}).get() : samples[0];
+  if (opt.collate_fn) return vm.call(opt.collate_fn, {Value::list(samples)}).get();
   return collate(vm, samples);
 }
 
@@ -245,6 +247,12 @@ Value DataLoader::attr(Vm&, const char* name) {
   if (n == "shuffle") return Value::of(opt.shuffle);
   if (n == "drop_last") return Value::of(opt.drop_last);
   if (n == "generator") return opt.generator ? opt.generator : Value::none();
+  if (n == "collate_fn") return opt.collate_fn ? opt.collate_fn : Value::none();
+  if (n == "num_workers") return Value::of(opt.num_workers);
+  if (n == "pin_memory") return Value::of(opt.pin_memory);
+  if (n == "timeout") return Value::of(opt.timeout);
+  if (n == "worker_init_fn") return opt.worker_init_fn ? opt.worker_init_fn : Value::none();
+  if (n == "persistent_workers") return Value::of(opt.persistent_workers);
   return Value();
 }
 
@@ -281,18 +289,45 @@ static Value generator_arg(const Value& g, bool seeded) {
   return g;
 }
 
+// PyTorch 1.13's checks of the worker options (amps accepts them and loads in the main process).
+static void read_worker_options(const Args& r, LoaderOptions& o) {
+  o.num_workers = r.int_or(5, 0);
+  if (o.num_workers < 0)
+    fail("ValueError", "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.");
+  o.pin_memory = r.bool_or(7, false);
+  o.timeout = r.float_or(9, 0);
+  if (o.timeout < 0) fail("ValueError", "timeout option should be non-negative");
+  if (r.has(10) && !r.get(10).is_none()) o.worker_init_fn = r.get(10);
+  const int64_t prefetch = r.has(13) && !r.get(13).is_none() ? r.int_or(13, 2) : 2;
+  if (o.num_workers == 0 && prefetch != 2)
+    fail("ValueError", "prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to "
+                       "enable multiprocessing.");
+  o.persistent_workers = r.bool_or(14, false);
+  if (o.persistent_workers && o.num_workers == 0) fail("ValueError", "persistent_workers option needs num_workers > 0");
+}
+
 Value make_data_loader(Vm& vm, Call& call) {
   Args r(vm, call, "DataLoader",
-         {"dataset", "batch_size", "shuffle", "drop_last", "seed", "sampler", "batch_sampler", "generator"});
-  LoaderOptions o{r.int_or(1, 1), r.bool_or(2, false), r.bool_or(3, false), std::nullopt, Value(), Value(), Value()};
+         {"dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn", "pin_memory",
+          "drop_last", "timeout", "worker_init_fn", "multiprocessing_context", "generator", "prefetch_factor",
+          "persistent_workers", "pin_memory_device", "seed"});
+  LoaderOptions o;
+  o.auto_batch = !(r.has(1) && r.get(1).is_none());
+  o.batch_size = o.auto_batch ? r.int_or(1, 1) : 1;
+  o.shuffle = r.has(2) && !r.get(2).is_none() && r.bool_or(2, false);
+  o.drop_last = r.bool_or(8, false);
   if (o.batch_size < 1) fail("ValueError", fmt::format("DataLoader(): batch_size must be positive, got {}", o.batch_size));
-  if (r.has(4) && !r.get(4).is_none()) o.seed = uint64_t(r.int_or(4, 0));
-  if (r.has(5) && !r.get(5).is_none()) o.sampler = r.get(5);
-  if (r.has(6) && !r.get(6).is_none()) o.batch_sampler = r.get(6);
-  if (r.has(7) && !r.get(7).is_none()) o.generator = generator_arg(r.get(7), o.seed.has_value());
+  if (r.has(16) && !r.get(16).is_none()) o.seed = uint64_t(r.int_or(16, 0));
+  if (r.has(3) && !r.get(3).is_none()) o.sampler = r.get(3);
+  if (r.has(4) && !r.get(4).is_none()) o.batch_sampler = r.get(4);
+  if (r.has(12) && !r.get(12).is_none()) o.generator = generator_arg(r.get(12), o.seed.has_value());
+  if (r.has(6) && !r.get(6).is_none()) o.collate_fn = r.get(6);
+  read_worker_options(r, o);
   if (o.sampler && o.shuffle) fail("ValueError", "sampler option is mutually exclusive with shuffle");
   if (o.batch_sampler && (o.batch_size != 1 || o.shuffle || o.sampler || o.drop_last))
     fail("ValueError", "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last");
+  if (!o.auto_batch && o.drop_last)
+    fail("ValueError", "batch_size=none option disables auto-batching and is mutually exclusive with drop_last");
   Value ds = r.required(0);
   length_of(vm, ds);   // fails early (TypeError) for values that are not datasets
   return new_data_loader(vm, ds, o);

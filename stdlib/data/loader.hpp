@@ -31,10 +31,21 @@ struct LoaderOptions {
   Value sampler;                   // an iterable of sample indices (none: the dataset's order, or shuffled)
   Value batch_sampler;             // an iterable of index lists, one per batch (none: batches of batch_size)
   Value generator;                 // a script Generator the shuffle draws from (none: see seed)
+  Value collate_fn;                // called on each batch's list of samples (none: default_collate)
+  bool auto_batch = true;          // false for batch_size=none: samples one at a time, uncollated
+  // PyTorch's worker options, checked as 1.13 does and kept for their attributes: amps loads in the main process
+  // (every num_workers gives the same batches in the same order), and has no pinned host memory.
+  int64_t num_workers = 0;
+  bool pin_memory = false;
+  double timeout = 0;
+  Value worker_init_fn;
+  bool persistent_workers = false;
 };
 
-// data.DataLoader(dataset, batch_size=1, shuffle=false, drop_last=false, seed=none, sampler=none,
-// batch_sampler=none, generator=none). Iterating starts an epoch; with shuffle each epoch draws a fresh permutation
+// data.DataLoader(dataset, batch_size=1, shuffle=false, sampler=none, batch_sampler=none, num_workers=0,
+// collate_fn=none, pin_memory=false, drop_last=false, timeout=0, worker_init_fn=none, multiprocessing_context=none,
+// generator=none, prefetch_factor=none, persistent_workers=false, pin_memory_device="", seed=none): PyTorch 1.13's
+// parameters in its order, then amps' seed. Iterating starts an epoch; with shuffle each epoch draws a fresh permutation
 // from the generator (a Generator given, else one seeded with seed, else the interpreter's); a sampler gives the
 // sample order instead, a batch_sampler the batches themselves (as PyTorch's).
 struct DataLoader : Object {
