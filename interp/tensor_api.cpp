@@ -326,7 +326,8 @@ void install_dtypes_and_devices(Interp& in) {
       {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
       {"f16", rt::DType::float16}, {"half", rt::DType::float16}, {"bfloat16", rt::DType::bfloat16},
       {"bf16", rt::DType::bfloat16}, {"float64", rt::DType::float64}, {"f64", rt::DType::float64},
-      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32}};
+      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32},
+      {"int16", rt::DType::int16}, {"short", rt::DType::int16}, {"int8", rt::DType::int8}, {"uint8", rt::DType::uint8}};
   for (auto& [name, dt] : names) in.def_global(name, wrap_dtype(dt));
   in.def_global("cpu", wrap_device(rt::Device::cpu()));
   in.def_global("cuda", wrap_device(rt::Device::cuda(0)));

@@ -83,7 +83,7 @@ struct CpuMatmul {
 }  // namespace
 
 void register_matmul_kernels(KernelTable& t) {
-  common::register_matmul_kernels<CpuMatmul>(t, kFloatDTypes | dtype_bit(DType::int64) | dtype_bit(DType::int32));
+  common::register_matmul_kernels<CpuMatmul>(t, kNumericDTypes);  // every type but bool, as PyTorch's CPU
 }
 
 }  // namespace amps::rt::cpu

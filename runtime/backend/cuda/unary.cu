@@ -75,8 +75,9 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
 template <typename C> __device__ __forceinline__ C clamp_op(UnOp op, C v, const UnaryParams& p) {
   if (op == UnOp::clamp) {
     if (v != v) return v;
-    if (p.has_lo && v < C(p.p0)) v = C(p.p0);
-    if (p.has_hi && v > C(p.p1)) v = C(p.p1);
+    const C lo = convert<C>(p.p0), hi = convert<C>(p.p1);  // small integers through int64, as the CPU kernel
+    if (p.has_lo && v < lo) v = lo;
+    if (p.has_hi && v > hi) v = hi;
     return v;
   }
   if constexpr (std::is_floating_point_v<C>) {  // nan_to_num
