@@ -56,7 +56,7 @@ TEST_F(Cuda, SmallIntReductionsMatchTheCpu) {
   for (DType dt : kSmallInts) {
     const Tensor x = ints({5, 7}, dt);
     EXPECT_TRUE(same_on_cuda(OpId::sum, {x}));
-    EXPECT_TRUE(same_on_cuda(OpId::sum, {x, std::vector<int64_t>{1}, false, dt}));
+    EXPECT_TRUE(same_on_cuda(OpId::sum, {x, Dims{1}, false, dt}));
     EXPECT_TRUE(same_on_cuda(OpId::prod, {x, int64_t(1)}));
     EXPECT_TRUE(same_on_cuda(OpId::prod, {x, int64_t(0), false, dt}));
     EXPECT_TRUE(same_on_cuda(OpId::cumsum, {x, int64_t(1)}));
