@@ -80,7 +80,9 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
       if (al == C(1)) return map2<T, T>(o, x, y, [](C a, C b) { return C(a - b); });
       return map2<T, T>(o, x, y, [al](C a, C b) { return C(a - al * b); });
     case Bin::mul: return map2<T, T>(o, x, y, [](C a, C b) { return C(a * b); });
-    case Bin::div: return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+    case Bin::div:  // integers divide in float32 (compute_dtype_for): no integer build
+      if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+      break;
     case Bin::div_trunc:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::trunc(a / b); });
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_div(a, b); });
@@ -278,12 +280,14 @@ template <typename T> void ternary_apply(Tern op, const Tensor& o, const Tensor&
   const C v = value.to<C>();
   switch (op) {
     case Tern::addcmul: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * b * c); });
-    case Tern::addcdiv: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * (b / c)); });
-    case Tern::lerp:
-      return map3<T, T>(o, x, y, z, [](C a, C e, C w) {
-        return std::abs(double(w)) < 0.5 ? C(a + w * (e - a)) : C(e - (e - a) * (C(1) - w));
-      });
     case Tern::where: return map3<T, T>(o, x, y, z, [](C c, C a, C b) { return c != C(0) ? a : b; });
+    default: break;
+  }
+  if constexpr (std::is_floating_point_v<C>) {  // addcdiv and lerp refuse integers (ternary): no integer builds
+    if (op == Tern::addcdiv) return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * (b / c)); });
+    return map3<T, T>(o, x, y, z, [](C a, C e, C w) {
+      return std::abs(double(w)) < 0.5 ? C(a + w * (e - a)) : C(e - (e - a) * (C(1) - w));
+    });
   }
 }
 
