@@ -48,9 +48,9 @@ struct IInfoObj : Opaque {
 // PyTorch's refusals: a floating dtype points at finfo (its message, quirks included), bool is not supported.
 Value b_iinfo(Interp&, CallArgs& a) {
   ArgReader r(a, "iinfo", {"type"});
-  const Value& v = r.required(0);
-  if (!v.is(ObjKind::DType)) r.type_error(0, "a dtype");
-  const rt::DType dt = v.as<DTypeObj>()->dtype;
+  const std::optional<rt::DType> d = script_dtype(r.required(0));  // a dtype, or the builtins int and bool
+  if (!d) r.type_error(0, "a dtype");
+  const rt::DType dt = *d;
   if (rt::is_floating(dt))
     Interp::fail("TypeError", "torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'",
                  a.span);
