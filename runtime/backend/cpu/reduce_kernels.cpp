@@ -416,8 +416,11 @@ Tensors bool_reduce(const ArgReader& a, const KernelContext& kc, bool want_all) 
   Tensor x = a.tensor(0);
   std::optional<int64_t> d = a.opt_i64(1);
   Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  // uint8 input gives a uint8 result (PyTorch 1.13 keeps it for all/any), every other dtype bool; the rows write
+  // bools either way (a bool's byte is the uint8 0 or 1)
+  const DType out_dt = x.dtype() == DType::uint8 ? DType::uint8 : DType::bool_;
   return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
-    return reduce_to<T, bool>(r, DType::bool_, kc.device, [want_all](const T* p, int64_t n) {
+    return reduce_to<T, bool>(r, out_dt, kc.device, [want_all](const T* p, int64_t n) {
       std::vector<char> parts = row_partials<char>(n, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i)
           if ((compute_t<T>(p[i]) != compute_t<T>(0)) != want_all) return char(!want_all);
