@@ -13,7 +13,9 @@ template <typename C> __device__ __forceinline__ C keep_op(UnOp op, C v) {
     case UnOp::neg: return C(-v);
     case UnOp::abs: return v <= C(0) ? C(C(0) - v) : v;  // abs(-0.0) is 0.0
     case UnOp::square: return C(v * v);
-    case UnOp::sign: return C((C(0) < v) - (v < C(0)));
+    case UnOp::sign:
+      if constexpr (std::is_unsigned_v<C>) return C(v != C(0));  // uint8: 0 or 1
+      else return C((C(0) < v) - (v < C(0)));
     case UnOp::relu: return v <= C(0) ? C(0) : v;  // NaN stays NaN, as in PyTorch
     default: break;
   }
