@@ -14,7 +14,8 @@ static_assert(AMPS_FLOAT64 == int(rt::DType::float64) && AMPS_FLOAT32 == int(rt:
               AMPS_FLOAT16 == int(rt::DType::float16) && AMPS_BFLOAT16 == int(rt::DType::bfloat16) &&
               AMPS_INT64 == int(rt::DType::int64) && AMPS_INT32 == int(rt::DType::int32) &&
               AMPS_BOOL == int(rt::DType::bool_) && AMPS_UINT8 == int(rt::DType::uint8) &&
-              AMPS_INT8 == int(rt::DType::int8) && AMPS_INT16 == int(rt::DType::int16) && AMPS_INT16 + 1 == rt::dtype_count,
+              AMPS_INT8 == int(rt::DType::int8) && AMPS_INT16 == int(rt::DType::int16) &&
+              AMPS_INT16 + 1 == rt::dtype_count,
               "amps_dtype follows runtime/dtype.def");
 
 namespace {

@@ -46,7 +46,8 @@ std::optional<DType> combine_categories(std::optional<DType> higher, std::option
 }
 
 // uint8/int8/int16 storage types.
-template <typename T> inline constexpr bool kSmallInt = std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) < 4;
+template <typename T>
+inline constexpr bool kSmallInt = std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) < 4;
 
 // A cast between two integer (or bool) types, one of them uint8/int8/int16: rare outside data loading, so one plain
 // loop (C++'s conversion: the low bits, or != 0 into bool) instead of map1's three instruction-set builds each.
