@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "interp/interp.hpp"
+#include "interp/tensor_value.hpp"
 
 namespace amps::interp {
 
@@ -168,12 +169,21 @@ std::string format_with_spec(Interp& in, const Value& v, std::string spec, const
   }
 }
 
+// A 0-dim tensor formats as its number, as PyTorch's Tensor.__format__ does: f"{loss}" is "0.25", f"{x[0]}" of a
+// uint8 tensor "7" (not "tensor(0.2500)"), and a spec applies to the number (f"{loss:.3f}").
+static Value formatted_value(const Value& v) {
+  const rt::Tensor* t = tensor_of(v);
+  if (!t || t->dim() != 0) return v;
+  const rt::Scalar s = t->item();
+  return s.is_bool() ? Value(s.to_bool()) : s.is_integral() ? Value(s.to_int()) : Value(s.to_double());
+}
+
 // FStr: literal pieces and formatted expressions, concatenated.
 Value Interp::eval_fstring(const FStr& e) {
   std::string out;
   for (auto& part : e.parts) {
     if (!part.expr) { out += part.text; continue; }
-    Value v = eval(*part.expr);
+    Value v = formatted_value(eval(*part.expr));
     out += part.spec.empty() ? str(v) : format_with_spec(*this, v, part.spec, part.expr->span);
   }
   return make_str(std::move(out));

@@ -21,6 +21,7 @@ void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const V
 Value tensor_method(Interp& in, const Value& self, Atom name);
 void install_view_builtins(Interp& in);  // tensor_view_methods.cpp
 void install_torch_predicates(Interp& in);  // torch_predicates.cpp
+void install_torch_iinfo(Interp& in);       // torch_iinfo.cpp
 void install_torch_numeric(Interp& in);     // torch_numeric.cpp
 void install_torch_histograms(Interp& in);  // torch_histogram.cpp
 void install_torch_aliases(Interp& in);     // torch_aliases.cpp
@@ -300,7 +301,8 @@ void install_dtypes_and_devices(Interp& in) {
       {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
       {"f16", rt::DType::float16}, {"half", rt::DType::float16}, {"bfloat16", rt::DType::bfloat16},
       {"bf16", rt::DType::bfloat16}, {"float64", rt::DType::float64}, {"f64", rt::DType::float64},
-      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32}};
+      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32},
+      {"int16", rt::DType::int16}, {"short", rt::DType::int16}, {"int8", rt::DType::int8}, {"uint8", rt::DType::uint8}};
   for (auto& [name, dt] : names) in.def_global(name, wrap_dtype(dt));
   in.def_global("cpu", wrap_device(rt::Device::cpu()));
   in.def_global("cuda", wrap_device(rt::Device::cuda(0)));
@@ -356,6 +358,7 @@ void install_tensor_builtins(Interp& in) {
   in.def_native("lu", b_lu);
   install_view_builtins(in);
   install_torch_predicates(in);
+  install_torch_iinfo(in);
   install_torch_numeric(in);
   install_torch_histograms(in);
   install_torch_aliases(in);

@@ -7,6 +7,8 @@
 // index_copy_ over the indexed dims flattened, in a contiguous copy written back when the view is not dense.
 #include <fmt/format.h>
 
+#include "interp/diagnostics.hpp"
+#include "interp/interp.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/context.hpp"
@@ -25,9 +27,23 @@ std::vector<Value> key_items(const Value& key) {
 
 bool is_ellipsis(const Value& v) { return v.is(ObjKind::Str) && v.as<Str>()->value == "..."; }
 
+// A bool mask, or a uint8 one (deprecated in PyTorch 1.13, which indexes with it as with a bool mask).
 const rt::Tensor* bool_mask(const Value& v) {
   const rt::Tensor* m = tensor_of(v);
-  return m && m->dtype() == rt::DType::bool_ ? m : nullptr;
+  return m && (m->dtype() == rt::DType::bool_ || m->dtype() == rt::DType::uint8) ? m : nullptr;
+}
+
+// PyTorch's deprecation warning for a uint8 mask among [key]'s items, once per process as Python's warnings.
+void warn_uint8_mask(Interp& in, const Value& key, const Span& where) {
+  static bool warned = false;
+  if (warned) return;
+  for (const Value& v : key_items(key))
+    if (const rt::Tensor* m = tensor_of(v); m && m->dtype() == rt::DType::uint8) {
+      in.write_err(fmt::format("{}: UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                               "torch.bool instead.\n", format_position(where)));
+      warned = true;
+      return;
+    }
 }
 
 // The dims of the indexed tensor an item consumes: none, `...` and Python bools none, a bool mask its dims.
@@ -283,7 +299,8 @@ void scatter_advanced(const Indexed& ix, const Value& v, const Span& where) {
 
 }  // namespace
 
-Value tensor_index(Interp&, const rt::Tensor& t, const Value& key, const Span& where) {
+Value tensor_index(Interp& in, const rt::Tensor& t, const Value& key, const Span& where) {
+  warn_uint8_mask(in, key, where);
   Indexed ix = apply_items(t, key_items(key), where);
   if (ix.index.empty()) return wrap(ix.view);
   rt::Tensor out = gather_advanced(ix, where);
@@ -291,11 +308,12 @@ Value tensor_index(Interp&, const rt::Tensor& t, const Value& key, const Span& w
   return wrap(out);
 }
 
-void tensor_set_index(Interp&, const rt::Tensor& t, const Value& key, const Value& v, const Span& where) {
+void tensor_set_index(Interp& in, const rt::Tensor& t, const Value& key, const Value& v, const Span& where) {
+  warn_uint8_mask(in, key, where);
   const std::vector<Value> items = key_items(key);
   // x[mask] = number with a mask shaped like x: one masked_fill_.
   if (const rt::Tensor* m = items.size() == 1 ? bool_mask(items[0]) : nullptr; m && m->sizes() == t.sizes() && v.is_number()) {
-    rt::Args args{rt::IValue(t), rt::IValue(m->to(t.device())), rt::IValue(v.to_double())};
+    rt::Args args{rt::IValue(t), rt::IValue(m->to(t.device()).to(rt::DType::bool_)), rt::IValue(v.to_double())};
     rt::dispatch(rt::OpId::masked_fill_, args);
     return;
   }

@@ -130,6 +130,9 @@ const MethodMap& special_methods() {
     add(m, "long", cast_to(rt::DType::int64));
     add(m, "int", cast_to(rt::DType::int32));
     add(m, "bool", cast_to(rt::DType::bool_));
+    add(m, "byte", cast_to(rt::DType::uint8));
+    add(m, "char", cast_to(rt::DType::int8));
+    add(m, "short", cast_to(rt::DType::int16));
     add(m, "cpu", move_to(rt::Device::cpu()));
     add(m, "cuda", move_to(rt::Device::cuda(0)));
     add(m, "requires_grad_", m_requires_grad_);

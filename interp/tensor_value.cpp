@@ -29,6 +29,7 @@ std::string DTypeObj::repr() const { return std::string(rt::dtype_name(dtype)); 
 Value DTypeObj::get_attr(Interp&, Atom name) {
   if (*name == "is_floating_point") return Value(rt::is_floating(dtype));
   if (*name == "itemsize") return Value(int64_t(rt::dtype_size(dtype)));
+  if (*name == "is_signed") return Value(dtype != rt::DType::bool_ && dtype != rt::DType::uint8);
   return Value::undef();
 }
 
@@ -91,6 +92,7 @@ namespace {
 struct Nested {
   rt::Dims sizes;
   std::vector<double> values;
+  std::vector<bool> is_float;  // per value: a Python float (or floating tensor), for the small-integer range checks
   bool any_float = false, all_bool = true;
 };
 
@@ -118,6 +120,20 @@ void flatten(const Value& v, size_t depth, Nested& n, const Span& where) {
     Interp::fail("TypeError", "tensor(): expected numbers or nested lists of numbers, found " + type_name(v), where);
   }
   n.values.push_back(d);
+  n.is_float.push_back(v.is_number() ? v.is_float() : tensor_of(v)->is_floating_point());
+}
+
+// PyTorch's checked conversion into uint8/int8/int16: a float must lie in the dtype's range (fractions truncate), an
+// int too, except that an int into uint8 may be as low as -255 (it wraps: -1 is 255).
+void check_small_int_range(const Nested& n, rt::DType dt, const Span& where) {
+  const double lo = dt == rt::DType::int16 ? -32768.0 : dt == rt::DType::int8 ? -128.0 : 0.0;
+  const double hi = dt == rt::DType::int16 ? 32767.0 : dt == rt::DType::int8 ? 127.0 : 255.0;
+  for (size_t i = 0; i < n.values.size(); ++i) {
+    const double v = n.values[i], low = dt == rt::DType::uint8 && !n.is_float[i] ? -255.0 : lo;
+    if (!(v >= low && v <= hi))
+      Interp::fail("RuntimeError", fmt::format("value cannot be converted to type {} without overflow",
+                                               rt::dtype_name(dt)), where);
+  }
 }
 
 }  // namespace
@@ -137,6 +153,7 @@ rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, r
         Interp::fail("RuntimeError", fmt::format("value cannot be converted to type {} without overflow",
                                                  rt::dtype_name(dt)), where);
   }
+  if (dt == rt::DType::uint8 || dt == rt::DType::int8 || dt == rt::DType::int16) check_small_int_range(n, dt, where);
   return rt::Tensor::from_doubles(n.values, n.sizes, dt, device);
 }
 

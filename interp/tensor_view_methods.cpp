@@ -80,6 +80,9 @@ std::string scalar_type_name(rt::DType dt) {
     case rt::DType::int64: return "Long";
     case rt::DType::int32: return "Int";
     case rt::DType::bool_: return "Bool";
+    case rt::DType::uint8: return "Byte";
+    case rt::DType::int8: return "Char";
+    case rt::DType::int16: return "Short";
     default: return std::string(rt::dtype_name(dt));
   }
 }

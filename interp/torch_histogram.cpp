@@ -83,6 +83,9 @@ std::string_view c_type_name(rt::DType t) {
     case rt::DType::bfloat16: return "c10::BFloat16";
     case rt::DType::int64: return "long int";
     case rt::DType::int32: return "int";
+    case rt::DType::int16: return "short int";
+    case rt::DType::int8: return "signed char";
+    case rt::DType::uint8: return "unsigned char";
     default: return "bool";
   }
 }

@@ -27,7 +27,9 @@ using TensorTest = bool (*)(const rt::Tensor&, const Span&);
 bool floating(const rt::Tensor& t, const Span&) { return t.is_floating_point(); }
 bool never(const rt::Tensor&, const Span&) { return false; }  // amps has no complex, conjugate-bit, negative-bit or
                                                               // inference tensors
-bool signed_dtype(const rt::Tensor& t, const Span&) { return t.dtype() != rt::DType::bool_; }
+bool signed_dtype(const rt::Tensor& t, const Span&) {
+  return t.dtype() != rt::DType::bool_ && t.dtype() != rt::DType::uint8;
+}
 
 // Python truth of a one-element tensor (PyTorch's is_nonzero and bool(tensor) errors otherwise).
 bool nonzero(const rt::Tensor& t, const Span& where) {
@@ -147,7 +149,8 @@ Value b_get_device(Interp&, CallArgs& a) {
 // PyTorch's legacy tensor type names, per dtype ("Float" of torch.FloatTensor).
 constexpr std::pair<rt::DType, const char*> kTypeNames[] = {
     {rt::DType::float32, "Float"}, {rt::DType::float64, "Double"}, {rt::DType::float16, "Half"},
-    {rt::DType::bfloat16, "BFloat16"}, {rt::DType::int64, "Long"}, {rt::DType::int32, "Int"}, {rt::DType::bool_, "Bool"}};
+    {rt::DType::bfloat16, "BFloat16"}, {rt::DType::int64, "Long"}, {rt::DType::int32, "Int"}, {rt::DType::bool_, "Bool"},
+    {rt::DType::uint8, "Byte"}, {rt::DType::int8, "Char"}, {rt::DType::int16, "Short"}};
 
 std::string type_string(const rt::Tensor& t) {
   std::string kind;

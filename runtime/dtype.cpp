@@ -29,15 +29,19 @@ static_assert(std::size(kInfo) == size_t(dtype_count), "dtype info table out of 
 // PyTorch's promotion for same-priority operands. Rows and columns follow dtype.def's order; keep in sync.
 constexpr DType f8 = DType::float64, f4 = DType::float32, h2 = DType::float16, b2 = DType::bfloat16;
 constexpr DType i8 = DType::int64, i4 = DType::int32, bo = DType::bool_;
-constexpr DType kPromote[][7] = {
-    /*            f64 f32 f16 bf16 i64 i32 bool */
-    /* float64 */ {f8, f8, f8, f8, f8, f8, f8},
-    /* float32 */ {f8, f4, f4, f4, f4, f4, f4},
-    /* float16 */ {f8, f4, h2, f4, h2, h2, h2},
-    /* bfloat16*/ {f8, f4, f4, b2, b2, b2, b2},
-    /* int64   */ {f8, f4, h2, b2, i8, i8, i8},
-    /* int32   */ {f8, f4, h2, b2, i8, i4, i4},
-    /* bool    */ {f8, f4, h2, b2, i8, i4, bo},
+constexpr DType u1 = DType::uint8, c1 = DType::int8, s2 = DType::int16;
+constexpr DType kPromote[][10] = {
+    /*            f64 f32 f16 bf16 i64 i32 bool u8 i8 i16 */
+    /* float64 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+    /* float32 */ {f8, f4, f4, f4, f4, f4, f4, f4, f4, f4},
+    /* float16 */ {f8, f4, h2, f4, h2, h2, h2, h2, h2, h2},
+    /* bfloat16*/ {f8, f4, f4, b2, b2, b2, b2, b2, b2, b2},
+    /* int64   */ {f8, f4, h2, b2, i8, i8, i8, i8, i8, i8},
+    /* int32   */ {f8, f4, h2, b2, i8, i4, i4, i4, i4, i4},
+    /* bool    */ {f8, f4, h2, b2, i8, i4, bo, u1, c1, s2},
+    /* uint8   */ {f8, f4, h2, b2, i8, i4, u1, u1, s2, s2},  // uint8 with int8: int16 (holds both ranges)
+    /* int8    */ {f8, f4, h2, b2, i8, i4, c1, s2, c1, s2},
+    /* int16   */ {f8, f4, h2, b2, i8, i4, s2, s2, s2, s2},
 };
 static_assert(std::size(kPromote) == size_t(dtype_count), "promotion table rows out of sync with dtype.def");
 static_assert(std::size(kPromote[0]) == size_t(dtype_count), "promotion table columns out of sync");
@@ -57,7 +61,8 @@ static_assert(dtype_size(DType::bfloat16) == 2 && is_floating(DType::bfloat16) &
 std::string_view dtype_name(DType t) { return kInfo[int(t)].name; }
 
 bool is_integral(DType t, bool include_bool) {
-  return t == DType::int64 || t == DType::int32 || (include_bool && t == DType::bool_);
+  if (t == DType::bool_) return include_bool;
+  return !is_floating(t);
 }
 
 std::optional<DType> dtype_from_name(std::string_view s) {

@@ -41,7 +41,7 @@ inline constexpr bool is_floating(DType t) {
   };
   return floating[int(t)];
 }
-// int64/int32, and bool when [include_bool].
+// int64/int32/int16/int8/uint8, and bool when [include_bool].
 bool is_integral(DType t, bool include_bool = false);
 // The long name used for printing: "bfloat16".
 std::string_view dtype_name(DType t);
@@ -69,6 +69,9 @@ template <> struct AccType<BFloat16> { using type = float; };
 template <> struct AccType<float> { using type = float; };
 template <> struct AccType<bool> { using type = int64_t; };
 template <> struct AccType<int32_t> { using type = int64_t; };
+template <> struct AccType<int16_t> { using type = int64_t; };
+template <> struct AccType<int8_t> { using type = int64_t; };
+template <> struct AccType<uint8_t> { using type = int64_t; };
 template <typename T> using acc_t = typename AccType<T>::type;
 
 // compute_t<T>: the type elementwise math is done in (float for half types).
@@ -90,6 +93,9 @@ template <typename T> using compute_t = typename ComputeType<T>::type;
       AMPS_DISPATCH_CASE_(int64, int64_t, T, __VA_ARGS__)                                       \
       AMPS_DISPATCH_CASE_(int32, int32_t, T, __VA_ARGS__)                                       \
       AMPS_DISPATCH_CASE_(bool_, bool, T, __VA_ARGS__)                                          \
+      AMPS_DISPATCH_CASE_(uint8, uint8_t, T, __VA_ARGS__)                                       \
+      AMPS_DISPATCH_CASE_(int8, int8_t, T, __VA_ARGS__)                                         \
+      AMPS_DISPATCH_CASE_(int16, int16_t, T, __VA_ARGS__)                                       \
     }                                                                                           \
     AMPS_ASSERT(false, "unhandled dtype {}", int(DT));                                          \
   }()

@@ -81,7 +81,12 @@ Tensor Tensor::from_doubles(const std::vector<double>& values, const Dims& sizes
   Tensor t = Tensor::empty(sizes, dtype, Device::cpu());
   AMPS_DISPATCH_ALL(dtype, T, [&] {
     T* p = t.data<T>();
-    for (size_t i = 0; i < values.size(); ++i) p[i] = static_cast<T>(values[i]);
+    // small integers through int64: -1.0 into uint8 is 255 (a direct conversion would be undefined)
+    for (size_t i = 0; i < values.size(); ++i) {
+      if constexpr (std::is_integral_v<T> && sizeof(T) < 4 && !std::is_same_v<T, bool>)
+        p[i] = static_cast<T>(static_cast<int64_t>(values[i]));
+      else p[i] = static_cast<T>(values[i]);
+    }
   });
   return device == Device::cpu() ? t : t.to(device);
 }

@@ -13,11 +13,14 @@ namespace rt = amps::rt;
 static_assert(AMPS_FLOAT64 == int(rt::DType::float64) && AMPS_FLOAT32 == int(rt::DType::float32) &&
               AMPS_FLOAT16 == int(rt::DType::float16) && AMPS_BFLOAT16 == int(rt::DType::bfloat16) &&
               AMPS_INT64 == int(rt::DType::int64) && AMPS_INT32 == int(rt::DType::int32) &&
-              AMPS_BOOL == int(rt::DType::bool_), "amps_dtype follows runtime/dtype.def");
+              AMPS_BOOL == int(rt::DType::bool_) && AMPS_UINT8 == int(rt::DType::uint8) &&
+              AMPS_INT8 == int(rt::DType::int8) && AMPS_INT16 == int(rt::DType::int16) &&
+              AMPS_INT16 + 1 == rt::dtype_count,
+              "amps_dtype follows runtime/dtype.def");
 
 namespace {
 
-constexpr int kDTypeCount = AMPS_BOOL + 1;
+constexpr int kDTypeCount = AMPS_INT16 + 1;
 
 struct Layout {
   rt::Dims sizes, strides;

@@ -42,6 +42,9 @@ const char* torch_type(DType t) {
     case DType::int64: return "LongTensor";
     case DType::int32: return "IntTensor";
     case DType::bool_: return "BoolTensor";
+    case DType::uint8: return "ByteTensor";
+    case DType::int8: return "CharTensor";
+    case DType::int16: return "ShortTensor";
   }
   return "Tensor";
 }

@@ -146,7 +146,7 @@ class Rebuilder {
     bad("an unknown float '" + s + "'");
   }
   Value dtype(const std::string& name) {
-    for (int d = AMPS_FLOAT64; d <= AMPS_BOOL; ++d)
+    for (int d = AMPS_FLOAT64; d <= AMPS_INT16; ++d)
       if (name == amps_dtype_name(amps_dtype(d))) return Value::dtype(amps_dtype(d));
     bad("an unknown dtype '" + name + "'");
   }

@@ -27,8 +27,9 @@ constexpr uint64_t kMaxHeader = 100'000'000;
 
 const std::pair<amps_dtype, const char*> kDTypeNames[] = {
     {AMPS_FLOAT64, "F64"}, {AMPS_FLOAT32, "F32"}, {AMPS_FLOAT16, "F16"}, {AMPS_BFLOAT16, "BF16"},
-    {AMPS_INT64, "I64"}, {AMPS_INT32, "I32"}, {AMPS_BOOL, "BOOL"}};
-static_assert(std::size(kDTypeNames) == AMPS_BOOL + 1, "every dtype needs a safetensors name");
+    {AMPS_INT64, "I64"}, {AMPS_INT32, "I32"}, {AMPS_BOOL, "BOOL"}, {AMPS_UINT8, "U8"}, {AMPS_INT8, "I8"},
+    {AMPS_INT16, "I16"}};
+static_assert(std::size(kDTypeNames) == AMPS_INT16 + 1, "every dtype needs a safetensors name");
 
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
   fail("ValueError", fmt::format("'{}' is not a valid safetensors file: {}", path, why));

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes an amps script that calls every script-visible op of runtime/ops.def (as a function, as a method of
 its first argument, or as a member of module linalg) with odd arguments drawn from small pools (empty, 0-dim,
-strided, expanded, half, integer and bool tensors; negative, zero and huge ints; NaN/inf; empty and wrong-length lists; bad strings), plus odd tensor
+strided, expanded, half, integer (int64 .. uint8) and bool tensors; negative, zero and huge ints; NaN/inf; empty and wrong-length lists; bad strings), plus odd tensor
 indexing, each call in try/catch. The script must finish and print `done N`: an op that crashes the process
 (a signal) instead of raising an amps error fails the test that runs it (tests/CMakeLists.txt).
   op_calls.py OPS_DEF SEED CALLS_PER_OP"""
@@ -10,15 +10,17 @@ import random, re, sys
 T = ['randn(3)', 'randn(2, 3)', 'zeros(0)', 'randn(2, 0, 3)', 'tensor(1.5)', 'randn(4, 5, 6)', 'randn(1, 1, 1, 1)',
      'arange(6)', 'ones(2, 3, dtype=bool)', 'randn(2, 3).half()', 'randn(3, 2).t()', 'randn(3).expand(4, 3)',
      'randn(2, 3, 4, 5)', 'tensor([float("nan"), float("inf"), -1.0])', 'randint(0, 3, (4,))', 'randn(1, 3, 8, 8)',
-     'randn(5, 5)', 'tensor([[1, 2], [3, 4]])', 'randn(2, 1, 3).bfloat16()', 'tensor([-1, 0, 100])', 'randn(2, 3).double()']
+     'randn(5, 5)', 'tensor([[1, 2], [3, 4]])', 'randn(2, 1, 3).bfloat16()', 'tensor([-1, 0, 100])', 'randn(2, 3).double()',
+     'tensor([0, 200, 255], dtype=uint8)', 'tensor([[-128, 5], [127, 0]], dtype=int8)', 'arange(6, dtype=int16).reshape(2, 3)']
 I = ['0', '1', '-1', '2', '-5', '100', '3']
 F = ['0.0', '1.0', '-1.0', 'float("nan")', 'float("inf")', '0.5', '1e30']
 L = ['[]', '[0]', '[-1]', '[2, 2]', '[1000000]', '[3, -1]', '[1, 2, 3]', '[0, 0]', '[-7]']
 POOLS = {'int': I, 'float': F + I, 'Scalar': F + I, 'bool': ['true', 'false'],
          'str': ['"mean"', '"sum"', '"none"', '"bogus"', '"floor"', '"tanh"'],
-         'ScalarType': ['float32', 'int64', 'bool', 'float16', 'float64'], 'Device': ['cpu', 'xla']}
+         'ScalarType': ['float32', 'int64', 'bool', 'float16', 'float64', 'uint8', 'int8', 'int16'], 'Device': ['cpu', 'xla']}
 KEYS = ['0', '-1', '5', '-9', '[0, 1]', '[[0]]', 'tensor([0, 2])', 'tensor([true, false])', 'ones(3, dtype=bool)',
-        '(0, 0)', '(none, 0)', '(0, 1, 2, 3, 4)', '1:', ':-1', '::2', '0:0', '5:1', 'tensor(1)']
+        '(0, 0)', '(none, 0)', '(0, 1, 2, 3, 4)', '1:', ':-1', '::2', '0:0', '5:1', 'tensor(1)',
+        'tensor([1, 0, 1], dtype=uint8)']
 
 
 def parse_ops(path):

@@ -47,9 +47,11 @@ typedef enum amps_type {
   AMPS_TYPE_LIST, AMPS_TYPE_TUPLE, AMPS_TYPE_DICT, AMPS_TYPE_DTYPE, AMPS_TYPE_DEVICE
 } amps_type;
 
-/* Tensor element types (the order of runtime/dtype.def). */
+/* Tensor element types (the order of runtime/dtype.def; UINT8 .. INT16 were added after BOOL, so the older
+ * values keep their numbers). */
 typedef enum amps_dtype {
-  AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64, AMPS_INT32, AMPS_BOOL
+  AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64, AMPS_INT32, AMPS_BOOL,
+  AMPS_UINT8, AMPS_INT8, AMPS_INT16
 } amps_dtype;
 
 /* How autocast treats a native function's tensor arguments (the policies of the built-in ops).

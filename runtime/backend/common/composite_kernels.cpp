@@ -102,7 +102,8 @@ Tensors bool_reduce(const ArgReader& a, bool want_all) {
   const Tensor hits = call(want_all ? OpId::eq : OpId::ne, {x, num(0)});
   const Tensor count = call(OpId::sum, {call(OpId::to, {hits, DType::int64}), d ? IValue(Dims{*d}) : IValue(),
                                         a.boolean(2)});
-  return {call(want_all ? OpId::eq : OpId::ne, {count, IValue(wrap_number(Scalar(int64_t(0))))})};
+  const Tensor result = call(want_all ? OpId::eq : OpId::ne, {count, IValue(wrap_number(Scalar(int64_t(0))))});
+  return {x.dtype() == DType::uint8 ? call(OpId::to, {result, DType::uint8}) : result};  // uint8 stays uint8 (1.13)
 }
 Tensors k_all(const ArgReader& a, const KernelContext&) { return bool_reduce(a, true); }
 Tensors k_any(const ArgReader& a, const KernelContext&) { return bool_reduce(a, false); }

@@ -10,7 +10,8 @@
 namespace amps::rt::common {
 
 // PyTorch's checked_convert: a finite value beyond [dt]'s range (or NaN for an integer dtype) is an error, infinities
-// go into floating dtypes as they are, fractions are truncated into integers.
+// go into floating dtypes as they are, fractions are truncated into integers. An integer into uint8 may be as low as
+// -255 (it wraps: -1 is 255), as PyTorch's overflows<uint8_t> allows; a float may not.
 void check_fill_value(Scalar v, DType dt) {
   if (v.is_bool() || dt == DType::bool_) return;
   double lo = 0, hi = 0;
@@ -19,6 +20,9 @@ void check_fill_value(Scalar v, DType dt) {
     case DType::bfloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
     case DType::float32: lo = -double(std::numeric_limits<float>::max()), hi = double(std::numeric_limits<float>::max()); break;
     case DType::int32: lo = double(INT32_MIN), hi = double(INT32_MAX); break;
+    case DType::int16: lo = double(INT16_MIN), hi = double(INT16_MAX); break;
+    case DType::int8: lo = double(INT8_MIN), hi = double(INT8_MAX); break;
+    case DType::uint8: lo = v.is_integral() ? -255.0 : 0.0, hi = 255.0; break;
     case DType::int64:
       if (v.is_integral()) return;
       lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;

@@ -55,6 +55,9 @@ std::string_view torch_type_name(DType t) {
     case DType::int64: return "Long";
     case DType::int32: return "Int";
     case DType::bool_: return "Bool";
+    case DType::uint8: return "Byte";
+    case DType::int8: return "Char";
+    case DType::int16: return "Short";
   }
   return "?";
 }

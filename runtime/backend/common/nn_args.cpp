@@ -3,10 +3,20 @@
 
 #include <algorithm>
 
+#include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
 namespace amps::rt::common {
+
+void check_softmax_dtype(DType dt, int64_t dim, int64_t ndim, bool log) {
+  if (is_floating(dt)) return;
+  const bool last = ndim <= 1 || dim == ndim - 1;
+  // PyTorch names its kernel: log_softmax_lastdim_kernel_impl, softmax_lastdim_kernel_impl, and softmax_kernel_impl
+  // for both along another dim
+  AMPS_FAIL("\"{}softmax_{}kernel_impl\" not implemented for '{}'", log && last ? "log_" : "", last ? "lastdim_" : "",
+            torch_type_name(dt));
+}
 
 int64_t layer_norm_width(const Tensor& x, const Dims& shape, const Tensor& weight, const Tensor& bias) {
   bool ok = int64_t(shape.size()) <= x.dim() && std::equal(shape.begin(), shape.end(), x.sizes().end() - int64_t(shape.size()));

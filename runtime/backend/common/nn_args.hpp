@@ -14,6 +14,10 @@ namespace amps::rt::common {
 // bias must have exactly that shape (checked).
 int64_t layer_norm_width(const Tensor& x, const Dims& normalized_shape, const Tensor& weight, const Tensor& bias);
 
+// softmax/log_softmax over [dim] (wrapped) of an [ndim]-dim input of [dt] (after dtype=): integers and bool are
+// refused with PyTorch 1.13's CPU kernel message ("softmax_lastdim_kernel_impl" not implemented for 'Byte').
+void check_softmax_dtype(DType dt, int64_t dim, int64_t ndim, bool log);
+
 // dropout's factor for kept elements, 1/(1-p) (0 for p == 1); p must lie in [0, 1] (checked).
 double dropout_scale(double p);
 // Fills the contiguous host bool tensor [mask] with dropout's keep-mask: one uniform draw of [g] per element in

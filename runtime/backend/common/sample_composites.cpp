@@ -51,6 +51,9 @@ int64_t random_top(DType dt) {
     case DType::float16: return int64_t(1) << 11;
     case DType::bfloat16: return int64_t(1) << 8;
     case DType::int32: return std::numeric_limits<int32_t>::max();
+    case DType::int16: return std::numeric_limits<int16_t>::max();
+    case DType::int8: return std::numeric_limits<int8_t>::max();
+    case DType::uint8: return std::numeric_limits<uint8_t>::max();
     case DType::bool_: return 1;
     default: return std::numeric_limits<int64_t>::max() - 1;
   }

@@ -100,7 +100,8 @@ Tensors bincount_math(Args& args) {
   const DType out = !w.defined() ? DType::int64
                     : (w.dtype() == DType::float32 || w.dtype() == DType::float64) ? w.dtype() : DType::float64;
   const Tensor source = w.defined() ? w.to(out) : ones({x.size(0)}, DType::int64, x.device());
-  return {call_op(O::index_add, zeros({n}, out, x.device()), int64_t(0), x, source)};
+  const Tensor index = x.dtype() == DType::int32 ? x : x.to(DType::int64);  // uint8/int8/int16 values index as int64
+  return {call_op(O::index_add, zeros({n}, out, x.device()), int64_t(0), index, source)};
 }
 
 // histc(input, bins=100, min=0, max=0): counts of input's elements in [bins] equal-width bins over [min, max] (the

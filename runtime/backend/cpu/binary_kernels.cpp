@@ -80,7 +80,9 @@ template <typename T> void arith(Bin op, const Tensor& o, const Tensor& x, const
       if (al == C(1)) return map2<T, T>(o, x, y, [](C a, C b) { return C(a - b); });
       return map2<T, T>(o, x, y, [al](C a, C b) { return C(a - al * b); });
     case Bin::mul: return map2<T, T>(o, x, y, [](C a, C b) { return C(a * b); });
-    case Bin::div: return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+    case Bin::div:  // integers divide in float32 (compute_dtype_for): no integer build
+      if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return C(a / b); });
+      break;
     case Bin::div_trunc:
       if constexpr (std::is_floating_point_v<C>) return map2<T, T>(o, x, y, [](C a, C b) { return std::trunc(a / b); });
       else return map2<T, T>(o, x, y, [](C a, C b) { return int_div(a, b); });
@@ -278,12 +280,14 @@ template <typename T> void ternary_apply(Tern op, const Tensor& o, const Tensor&
   const C v = value.to<C>();
   switch (op) {
     case Tern::addcmul: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * b * c); });
-    case Tern::addcdiv: return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * (b / c)); });
-    case Tern::lerp:
-      return map3<T, T>(o, x, y, z, [](C a, C e, C w) {
-        return std::abs(double(w)) < 0.5 ? C(a + w * (e - a)) : C(e - (e - a) * (C(1) - w));
-      });
     case Tern::where: return map3<T, T>(o, x, y, z, [](C c, C a, C b) { return c != C(0) ? a : b; });
+    default: break;
+  }
+  if constexpr (std::is_floating_point_v<C>) {  // addcdiv and lerp refuse integers (ternary): no integer builds
+    if (op == Tern::addcdiv) return map3<T, T>(o, x, y, z, [v](C a, C b, C c) { return C(a + v * (b / c)); });
+    return map3<T, T>(o, x, y, z, [](C a, C e, C w) {
+      return std::abs(double(w)) < 0.5 ? C(a + w * (e - a)) : C(e - (e - a) * (C(1) - w));
+    });
   }
 }
 
@@ -325,8 +329,10 @@ Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) {
 
 Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
-  AMPS_CHECK(c.dtype() == DType::bool_, "where expected condition to be a boolean tensor, but got a tensor with "
-             "dtype {}", dtype_name(c.dtype()));
+  // a uint8 condition is read as bool, as PyTorch 1.13 still accepts it (deprecated)
+  AMPS_CHECK(c.dtype() == DType::bool_ || c.dtype() == DType::uint8, "where expected condition to be a boolean "
+             "tensor, but got a tensor with dtype {}", dtype_name(c.dtype()));
+  c = cast(c, DType::bool_);
   DType dt = result_type({&x, &y});
   Dims shape = broadcast_shapes(broadcast_pair(c, x, "where"), y.sizes(), "where");
   Tensor out = Tensor::empty(shape, dt, kc.device);
@@ -339,8 +345,9 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   Tensor x = a.tensor(0), m = a.tensor(1);
   Scalar v = a.scalar(2);
   common::check_fill_value(v, x.dtype());
-  AMPS_CHECK(m.dtype() == DType::bool_, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-             dtype_name(m.dtype()));
+  AMPS_CHECK(m.dtype() == DType::bool_ || m.dtype() == DType::uint8, "masked_fill_ only supports boolean masks, "
+             "but got mask with dtype {}", dtype_name(m.dtype()));  // uint8: read as bool, as PyTorch 1.13 (deprecated)
+  m = cast(m, DType::bool_);
   Dims shape = broadcast_pair(x, m, "masked_fill");
   if (inplace) check_inplace(a.op(), x, x.dtype(), shape);
   Tensor out = inplace ? x : Tensor::empty(shape, x.dtype(), kc.device);

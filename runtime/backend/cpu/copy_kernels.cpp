@@ -4,6 +4,7 @@
 
 #include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
+#include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/error.hpp"
 
@@ -22,7 +23,7 @@ Tensor ramp(int64_t n, double start, double step, DType dt, Device dev) {
   Tensor t = Tensor::empty({n}, dt, Device::cpu());
   AMPS_DISPATCH_ALL(dt, T, [&] {
     T* p = t.data<T>();
-    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(start + double(i) * step);
+    for (int64_t i = 0; i < n; ++i) p[i] = to_result<T>(start + double(i) * step);  // small integers wrap via int64
   });
   return dev == Device::cpu() ? t : cast_device(t, dev);
 }

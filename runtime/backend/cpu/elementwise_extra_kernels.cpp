@@ -99,8 +99,10 @@ float bf16_nextafter(float a, float b) {
 }
 
 template <typename I> I gcd_of(I a, I b) {
-  a = a < 0 ? I(-a) : a;
-  b = b < 0 ? I(-b) : b;
+  if constexpr (std::is_signed_v<I>) {
+    a = a < 0 ? I(-a) : a;
+    b = b < 0 ? I(-b) : b;
+  }
   while (a != 0) {
     const I c = a;
     a = I(b % a);
@@ -113,17 +115,21 @@ template <typename I> I lcm_of(I a, I b) {
   const I g = gcd_of(a, b);
   if (g == 0) return 0;
   const I r = I(a / g * b);
-  return r < 0 ? I(-r) : r;
+  if constexpr (std::is_signed_v<I>) return r < 0 ? I(-r) : r;
+  else return r;
 }
 
-// Shifts as PyTorch 1.13 computes them on x86: the amount taken modulo the bit width.
+// Shifts as PyTorch 1.13 computes them on x86: the amount taken modulo the bit width, where uint8/int8/int16 shift
+// as C++'s promoted 32-bit ints (uint8 3 << 9 is 0, 5 << 33 is 10; the result keeps the low bits).
 template <typename I> I shift_left(I a, I b) {
-  using U = std::make_unsigned_t<I>;
-  return I(U(a) << (U(b) & U(sizeof(I) * 8 - 1)));
+  using W = std::conditional_t<(sizeof(I) < 4), int32_t, I>;
+  using U = std::make_unsigned_t<W>;
+  return I(U(W(a)) << (U(W(b)) & U(sizeof(W) * 8 - 1)));
 }
 template <typename I> I shift_right(I a, I b) {
-  using U = std::make_unsigned_t<I>;
-  return I(a >> (U(b) & U(sizeof(I) * 8 - 1)));
+  using W = std::conditional_t<(sizeof(I) < 4), int32_t, I>;
+  using U = std::make_unsigned_t<W>;
+  return I(W(a) >> (U(W(b)) & U(sizeof(W) * 8 - 1)));
 }
 
 // ---- kernels ----
@@ -226,7 +232,7 @@ template <typename T> void gcd_typed(const BinaryOperands& b, bool lcm) {
 
 Tensors gcd_or_lcm(const ArgReader& a, const KernelContext& kc, bool lcm) {
   BinaryOperands b = binary_operands(a, kc);
-  if (b.dt != DType::int64 && b.dt != DType::int32) not_implemented(a.op(), b.dt);
+  if (is_floating(b.dt) || b.dt == DType::bool_) not_implemented(a.op(), b.dt);
   AMPS_DISPATCH_ALL(b.dt, T, [&] { gcd_typed<T>(b, lcm); });
   return {b.out};
 }

@@ -117,6 +117,15 @@ template <typename F> bool for_each_flat_run(const Tensor& out, std::initializer
 
 // ---- typed chunk helpers: compute type C (float for half types), storage type T ----
 
+// v as the compute type R of a result. A float goes into uint8/int8/int16 through int64, as PyTorch's
+// static_cast_with_inter_type: C truncation, then the low bits (-1.5 into uint8 is 255, 300.0 is 44), where a direct
+// conversion of an out-of-range value would be undefined (and vectorised differently from the scalar tail).
+template <typename R, typename V> inline R to_result(V v) {
+  if constexpr (std::is_integral_v<R> && sizeof(R) < 4 && !std::is_same_v<R, bool> && std::is_floating_point_v<V>)
+    return R(int64_t(v));
+  else return R(v);
+}
+
 inline constexpr int64_t kChunk = 256;
 
 // Loads n elements of T at [p] with byte stride [s] into buf as C; returns a pointer to C values, which
@@ -167,9 +176,9 @@ void map_run(char** ptrs, const int64_t* s, int64_t n, Op& op) {
       const bool direct = std::is_same_v<TOut, R> && s[0] == int64_t(sizeof(TOut));
       R* out = direct ? reinterpret_cast<R*>(ptrs[0] + off * s[0]) : outbuf;
       for (int64_t i = 0; i < m; ++i) {
-        if constexpr (N == 1) out[i] = R(op(in[0][i]));
-        else if constexpr (N == 2) out[i] = R(op(in[0][i], in[1][i]));
-        else out[i] = R(op(in[0][i], in[1][i], in[2][i]));
+        if constexpr (N == 1) out[i] = to_result<R>(op(in[0][i]));
+        else if constexpr (N == 2) out[i] = to_result<R>(op(in[0][i], in[1][i]));
+        else out[i] = to_result<R>(op(in[0][i], in[1][i], in[2][i]));
       }
       if (!direct) store_chunk<TOut, R>(outbuf, ptrs[0] + off * s[0], s[0], m);
     }

@@ -31,7 +31,9 @@ void gemm_loops(const Tensor& a, const Tensor& w, const Tensor& dst, double alph
         for (int64_t j = 0; j < N; ++j) row[size_t(j)] += av * double(wr[j]);
       }
       T* out = pd + (b * M + i) * N;
-      for (int64_t j = 0; j < N; ++j) out[j] = T(alpha * row[size_t(j)] + (beta == 0 ? 0.0 : beta * double(out[j])));
+      // small integers wrap through int64 (uint8 products past 255 keep their low bits, as PyTorch's)
+      for (int64_t j = 0; j < N; ++j)
+        out[j] = to_result<T>(alpha * row[size_t(j)] + (beta == 0 ? 0.0 : beta * double(out[j])));
     }
   });
   if (!d3.is_same(dst)) copy_into(dst, d3);
@@ -83,7 +85,7 @@ struct CpuMatmul {
 }  // namespace
 
 void register_matmul_kernels(KernelTable& t) {
-  common::register_matmul_kernels<CpuMatmul>(t, kFloatDTypes | dtype_bit(DType::int64) | dtype_bit(DType::int32));
+  common::register_matmul_kernels<CpuMatmul>(t, kNumericDTypes);  // every type but bool, as PyTorch's CPU
 }
 
 }  // namespace amps::rt::cpu

@@ -45,6 +45,22 @@ std::optional<DType> combine_categories(std::optional<DType> higher, std::option
   return higher;
 }
 
+// uint8/int8/int16 storage types.
+template <typename T>
+inline constexpr bool kSmallInt = std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) < 4;
+
+// A cast between two integer (or bool) types, one of them uint8/int8/int16: rare outside data loading, so one plain
+// loop (C++'s conversion: the low bits, or != 0 into bool) instead of map1's three instruction-set builds each.
+template <typename TO, typename TI> inline constexpr bool kPlainCast =
+    std::is_integral_v<TO> && std::is_integral_v<TI> && !std::is_same_v<TO, TI> && (kSmallInt<TO> || kSmallInt<TI>);
+
+template <typename TO, typename TI> void plain_cast(const Tensor& dst, const Tensor& src) {
+  for_each_run(make_loop_plan(dst, {&src}), [](char** p, const int64_t* s, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<TO*>(p[0] + i * s[0]) = static_cast<TO>(*reinterpret_cast<const TI*>(p[1] + i * s[1]));
+  });
+}
+
 }  // namespace
 
 LoopPlan make_loop_plan(const Tensor& out, std::initializer_list<const Tensor*> inputs) {
@@ -115,7 +131,10 @@ void copy_into(const Tensor& dst, const Tensor& src) {
     return;
   }
   AMPS_DISPATCH_ALL(dst.dtype(), TO, [&] {
-    AMPS_DISPATCH_ALL(src.dtype(), TI, [&] { map1<TO, TI>(dst, src, [](compute_t<TI> x) { return x; }); });
+    AMPS_DISPATCH_ALL(src.dtype(), TI, [&] {
+      if constexpr (kPlainCast<TO, TI>) plain_cast<TO, TI>(dst, src);
+      else map1<TO, TI>(dst, src, [](compute_t<TI> x) { return x; });
+    });
   });
 }
 

@@ -32,9 +32,9 @@ void softmax_rows(const double* in, double* out, int64_t rows, int64_t n, bool l
 Tensor softmax_impl(const ArgReader& a, const KernelContext& kc, bool log) {
   Tensor x = a.tensor(0);
   if (std::optional<DType> dt = a.opt_dtype(2)) x = cast(x, *dt);
-  if (!is_floating(x.dtype())) x = cast(x, DType::float32);
   Tensor x1 = x.dim() == 0 ? native::unsqueeze(x, 0) : x;
   const int64_t dim = wrap_dim(a.i64(1), x1.dim());
+  common::check_softmax_dtype(x.dtype(), dim, x1.dim(), log);
   Tensor out = Tensor::empty(x1.sizes(), x1.dtype(), kc.device);
   if (out.numel() > 0 && dnnl_dtype_ok(x1.dtype())) {
     dnnl_cpu::softmax_forward(dnnl_arg(x1), dnnl_arg(out), int(dim), log);

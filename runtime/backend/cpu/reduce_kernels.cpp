@@ -212,6 +212,20 @@ Tensor as_reduced_dtype(const Tensor& x, DType out_dt) {
   return exact ? x : cast(x, out_dt);
 }
 
+// f(O{}) with O the storage type of [out_dt], for the result types as_reduced_dtype leaves for an input of storage type
+// T: T itself, int64 (integers and bools), float32 or float64 (a wider float). Fewer instantiations than a second
+// full dispatch (4 per input type instead of one per dtype).
+template <typename T, typename F> auto dispatch_reduced_out(DType out_dt, F&& f) {
+  switch (out_dt) {
+    case DType::int64: return f(int64_t{});
+    case DType::float32: return f(float{});
+    case DType::float64: return f(double{});
+    default:
+      AMPS_ASSERT(out_dt == dtype_of<T>, "reduction to {} from {}", dtype_name(out_dt), dtype_name(dtype_of<T>));
+      return f(T{});
+  }
+}
+
 // sum/mean: the input as_reduced_dtype, reduced in its compute type, then converted to the output dtype.
 Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
   Tensor xin = as_reduced_dtype(x, out_dt);
@@ -219,7 +233,8 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
   const double scale = mean ? 1.0 / double(r.inner) : 1.0;
   const bool columns = !r.dense && leading_block(xin, dims);
   return AMPS_DISPATCH_ALL(xin.dtype(), T, [&] {
-    return AMPS_DISPATCH_ALL(out_dt, O, [&] {
+    return dispatch_reduced_out<T>(out_dt, [&](auto o_tag) {
+      using O = decltype(o_tag);
       if (columns) return column_sums<T, O>(xin, r, out_dt, dev, scale);
       return reduce_to<T, O>(r, out_dt, dev, [scale](const T* p, int64_t n) {
         auto s = row_sum(p, n);
@@ -236,7 +251,8 @@ Tensors k_prod(const ArgReader& a, const KernelContext& kc) {
   std::optional<int64_t> d = a.opt_i64(1);
   Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
   return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
-    return AMPS_DISPATCH_ALL(out_dt, O, [&] {
+    return dispatch_reduced_out<T>(out_dt, [&](auto o_tag) {
+      using O = decltype(o_tag);
       return reduce_to<T, O>(r, out_dt, kc.device, [](const T* p, int64_t n) {
         acc_t<compute_t<T>> s = 1;
         for (int64_t i = 0; i < n; ++i) s *= acc_t<compute_t<T>>(compute_t<T>(p[i]));
@@ -400,8 +416,11 @@ Tensors bool_reduce(const ArgReader& a, const KernelContext& kc, bool want_all) 
   Tensor x = a.tensor(0);
   std::optional<int64_t> d = a.opt_i64(1);
   Rows r = make_rows(x, d ? std::optional<Dims>(Dims{*d}) : std::nullopt, a.boolean(2));
+  // uint8 input gives a uint8 result (PyTorch 1.13 keeps it for all/any), every other dtype bool; the rows write
+  // bools either way (a bool's byte is the uint8 0 or 1)
+  const DType out_dt = x.dtype() == DType::uint8 ? DType::uint8 : DType::bool_;
   return {AMPS_DISPATCH_ALL(x.dtype(), T, [&] {
-    return reduce_to<T, bool>(r, DType::bool_, kc.device, [want_all](const T* p, int64_t n) {
+    return reduce_to<T, bool>(r, out_dt, kc.device, [want_all](const T* p, int64_t n) {
       std::vector<char> parts = row_partials<char>(n, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i)
           if ((compute_t<T>(p[i]) != compute_t<T>(0)) != want_all) return char(!want_all);

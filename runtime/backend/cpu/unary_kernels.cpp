@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 
+#include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/common/special_math.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
@@ -165,8 +166,8 @@ template <typename T> void apply_param(Un op, const Tensor& o, const Tensor& x, 
   if (op == Un::clamp) {
     // a missing bound is infinite (for floats: +-inf stays +-inf, as PyTorch; lowest()/max() would clip it)
     using L = std::numeric_limits<C>;
-    const C lo = p.has_lo ? C(p.p0) : L::has_infinity ? -L::infinity() : L::lowest();
-    const C hi = p.has_hi ? C(p.p1) : L::has_infinity ? L::infinity() : L::max();
+    const C lo = p.has_lo ? to_result<C>(p.p0) : L::has_infinity ? -L::infinity() : L::lowest();
+    const C hi = p.has_hi ? to_result<C>(p.p1) : L::has_infinity ? L::infinity() : L::max();
     return map1<T, T>(o, x, [lo, hi](C v) { return v != v ? v : std::min(std::max(v, lo), hi); });
   }
   if (op == Un::nan_to_num) {
@@ -301,9 +302,12 @@ Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(unary(Un::softplus, a, kc, false, UnParams{a.scalar(1).to_double(), a.scalar(2).to_double()}));
 }
 
+// An integer tensor's integer bounds must fit its dtype (PyTorch converts them checked: clamp(uint8, max=300) fails).
 UnParams clamp_params(const ArgReader& a) {
   std::optional<Scalar> lo = a.opt_scalar(1), hi = a.opt_scalar(2);
   AMPS_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  for (const std::optional<Scalar>& b : {lo, hi})
+    if (b && !b->is_floating()) common::check_fill_value(*b, a.tensor(0).dtype());
   return UnParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
 }
 

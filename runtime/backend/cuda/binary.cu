@@ -8,7 +8,8 @@ template <typename C> __device__ __forceinline__ C py_mod(C a, C b) {
   C r;
   if constexpr (std::is_floating_point_v<C>) r = fmod(a, b);
   else r = b == C(0) ? C(0) : C(a % b);
-  if (r != C(0) && ((r < C(0)) != (b < C(0)))) r += b;
+  if constexpr (std::is_signed_v<C>)  // unsigned (uint8) remainders have no sign to fix up
+    if (r != C(0) && ((r < C(0)) != (b < C(0)))) r += b;
   return r;
 }
 
@@ -23,7 +24,8 @@ template <typename C> __device__ __forceinline__ C floor_div(C a, C b) {
   else {
     if (b == C(0)) return C(0);  // the CPU backend raises ZeroDivisionError; a kernel cannot
     C q = a / b;
-    return (a % b != C(0) && ((a < C(0)) != (b < C(0)))) ? C(q - 1) : q;
+    if constexpr (std::is_signed_v<C>) return (a % b != C(0) && ((a < C(0)) != (b < C(0)))) ? C(q - 1) : q;
+    else return q;
   }
 }
 

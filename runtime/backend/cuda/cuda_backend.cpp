@@ -20,7 +20,8 @@ namespace amps::rt::cuda {
 static_assert(int(Elem::f64) == int(DType::float64) && int(Elem::f32) == int(DType::float32) &&
               int(Elem::f16) == int(DType::float16) && int(Elem::bf16) == int(DType::bfloat16) &&
               int(Elem::i64) == int(DType::int64) && int(Elem::i32) == int(DType::int32) &&
-              int(Elem::b8) == int(DType::bool_) && dtype_count == 7,
+              int(Elem::b8) == int(DType::bool_) && int(Elem::u8) == int(DType::uint8) &&
+              int(Elem::i8) == int(DType::int8) && int(Elem::i16) == int(DType::int16) && dtype_count == 10,
               "cuda::Elem must follow runtime/dtype.def");
 
 Elem elem(DType t) { return Elem(uint8_t(t)); }

@@ -22,7 +22,9 @@ template <typename T> __device__ __forceinline__ compute_t<T> widen(T v) {
   else return v;
 }
 
-// Converts with one rounding step (round to nearest even into half types; C++ rules otherwise).
+// Converts with one rounding step (round to nearest even into half types; C++ rules otherwise). A float goes into
+// uint8/int8/int16 through int64, as PyTorch's static_cast_with_inter_type: C truncation, then the low bits (-1.5
+// into uint8 is 255, 300.0 is 44) instead of the hardware's saturating conversion.
 template <typename To, typename From> __device__ __forceinline__ To convert(From v) {
   auto w = widen(v);
   using W = decltype(w);
@@ -34,6 +36,8 @@ template <typename To, typename From> __device__ __forceinline__ To convert(From
   } else if constexpr (std::is_same_v<To, __nv_bfloat16>) {
     if constexpr (std::is_same_v<W, float>) return __float2bfloat16_rn(w);
     else return __double2bfloat16(double(w));
+  } else if constexpr (sizeof(To) < 4 && std::is_floating_point_v<W>) {
+    return static_cast<To>(static_cast<long long>(w));
   } else {
     return static_cast<To>(w);
   }
@@ -132,6 +136,9 @@ template <typename F> cudaError_t with_elem(Elem e, F&& f) {
     case Elem::i64: return f(Tag<int64_t>{});
     case Elem::i32: return f(Tag<int32_t>{});
     case Elem::b8: return f(Tag<bool>{});
+    case Elem::u8: return f(Tag<uint8_t>{});
+    case Elem::i8: return f(Tag<int8_t>{});
+    case Elem::i16: return f(Tag<int16_t>{});
   }
   return cudaErrorInvalidValue;
 }

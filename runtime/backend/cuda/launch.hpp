@@ -15,7 +15,7 @@ namespace amps::rt::cuda {
 inline constexpr int kMaxDims = 8;
 
 // Element types, in DType's enum order (static_assert'ed in cuda_backend.cpp).
-enum class Elem : uint8_t { f64, f32, f16, bf16, i64, i32, b8 };
+enum class Elem : uint8_t { f64, f32, f16, bf16, i64, i32, b8, u8, i8, i16 };
 
 // The shape every operand of an elementwise launch is indexed at (row-major linear index -> coords).
 struct Shape {

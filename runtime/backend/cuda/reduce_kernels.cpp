@@ -26,7 +26,7 @@ Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
 
 // sum/mean in [out_dt]: integers and bools sum in int64; a requested dtype converts the input first.
 Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
-  Tensor xin = cast(x, out_dt == DType::int32 || out_dt == DType::bool_ ? DType::int64 : out_dt);
+  Tensor xin = cast(x, is_floating(out_dt) ? out_dt : DType::int64);
   Rows r = make_rows(xin, dims, keepdim);
   Tensor out = Tensor::empty(r.out_shape, xin.dtype(), dev);
   if (r.inner == 0) {
@@ -41,8 +41,11 @@ Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, 
   return cast(out, out_dt);
 }
 
-// The dtype the scan kernels run in for a result of [out_dt]: bool (dtype=bool) runs in int64, cast at the end.
-DType scan_dtype(DType out_dt) { return out_dt == DType::bool_ ? DType::int64 : out_dt; }
+// The dtype the scan kernels run in for a result of [out_dt]: bool and the small integers (dtype=bool, dtype=uint8)
+// run in int64, cast at the end (sums and products wrap the same modulo 2^8 or 2^16 either way).
+DType scan_dtype(DType out_dt) {
+  return is_floating(out_dt) || out_dt == DType::int64 || out_dt == DType::int32 ? out_dt : DType::int64;
+}
 
 // prod(input, dim=None, keepdim=False, dtype=None): in the CPU's result dtype (int64 for integers and bool).
 Tensors k_prod(const ArgReader& a, const KernelContext& kc) {

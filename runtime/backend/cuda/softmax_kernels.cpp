@@ -26,9 +26,10 @@ Tensor softmax_along(const Tensor& x, int64_t dim, bool log) {
 Tensor softmax_impl(const ArgReader& a, bool log) {
   Tensor x = a.tensor(0);
   if (std::optional<DType> dt = a.opt_dtype(2)) x = cast(x, *dt);
-  if (!is_floating(x.dtype())) x = cast(x, DType::float32);
   Tensor x1 = x.dim() == 0 ? native::unsqueeze(x, 0) : x;
-  Tensor out = softmax_along(x1, wrap_dim(a.i64(1), x1.dim()), log);
+  const int64_t dim = wrap_dim(a.i64(1), x1.dim());
+  common::check_softmax_dtype(x.dtype(), dim, x1.dim(), log);  // the CPU kernel's refusal of integers
+  Tensor out = softmax_along(x1, dim, log);
   return x.dim() == 0 ? native::squeeze(out, {0}) : out;
 }
 

@@ -74,8 +74,10 @@ Tensors k_lerp_(const ArgReader& a, const KernelContext& kc) {
 Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
   check_devices(OpId::where, {&c, &x, &y});
-  AMPS_CHECK(c.dtype() == DType::bool_, "where expected condition to be a boolean tensor, but got a tensor with "
-             "dtype {}", dtype_name(c.dtype()));
+  // a uint8 condition is read as bool, as PyTorch 1.13 still accepts it (deprecated)
+  AMPS_CHECK(c.dtype() == DType::bool_ || c.dtype() == DType::uint8, "where expected condition to be a boolean "
+             "tensor, but got a tensor with dtype {}", dtype_name(c.dtype()));
+  c = as_dtype(c, DType::bool_);
   DType dt = cpu::result_type({&x, &y});
   Dims shape = broadcast_shapes(cpu::broadcast_pair(c, x, "where"), y.sizes(), "where");
   Tensor out = Tensor::empty(shape, dt, kc.device);
@@ -87,8 +89,9 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   Tensor x = a.tensor(0), m = a.tensor(1);
   check_devices(a.op(), {&x, &m});
   common::check_fill_value(a.scalar(2), x.dtype());
-  AMPS_CHECK(m.dtype() == DType::bool_, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-             dtype_name(m.dtype()));
+  AMPS_CHECK(m.dtype() == DType::bool_ || m.dtype() == DType::uint8, "masked_fill_ only supports boolean masks, "
+             "but got mask with dtype {}", dtype_name(m.dtype()));  // uint8: read as bool, as PyTorch 1.13 (deprecated)
+  m = as_dtype(m, DType::bool_);
   Dims shape = cpu::broadcast_pair(x, m, "masked_fill");
   if (inplace) check_inplace(a.op(), x, x.dtype(), shape);
   Tensor out = inplace ? x : Tensor::empty(shape, x.dtype(), kc.device);

@@ -13,7 +13,9 @@ template <typename C> __device__ __forceinline__ C keep_op(UnOp op, C v) {
     case UnOp::neg: return C(-v);
     case UnOp::abs: return v <= C(0) ? C(C(0) - v) : v;  // abs(-0.0) is 0.0
     case UnOp::square: return C(v * v);
-    case UnOp::sign: return C((C(0) < v) - (v < C(0)));
+    case UnOp::sign:
+      if constexpr (std::is_unsigned_v<C>) return C(v != C(0));  // uint8: 0 or 1
+      else return C((C(0) < v) - (v < C(0)));
     case UnOp::relu: return v <= C(0) ? C(0) : v;  // NaN stays NaN, as in PyTorch
     default: break;
   }
@@ -75,8 +77,9 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
 template <typename C> __device__ __forceinline__ C clamp_op(UnOp op, C v, const UnaryParams& p) {
   if (op == UnOp::clamp) {
     if (v != v) return v;
-    if (p.has_lo && v < C(p.p0)) v = C(p.p0);
-    if (p.has_hi && v > C(p.p1)) v = C(p.p1);
+    const C lo = convert<C>(p.p0), hi = convert<C>(p.p1);  // small integers through int64, as the CPU kernel
+    if (p.has_lo && v < lo) v = lo;
+    if (p.has_hi && v > hi) v = hi;
     return v;
   }
   if constexpr (std::is_floating_point_v<C>) {  // nan_to_num

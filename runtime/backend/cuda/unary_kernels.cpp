@@ -2,6 +2,7 @@
 // their dtype for neg/abs/rounding/relu/clamp, go to float32 for float math; predicates give bool.
 #include <limits>
 
+#include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
@@ -130,6 +131,8 @@ Tensors k_softplus(const ArgReader& a, const KernelContext& kc) {
 UnaryParams clamp_params(const ArgReader& a) {
   std::optional<Scalar> lo = a.opt_scalar(1), hi = a.opt_scalar(2);
   AMPS_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  for (const std::optional<Scalar>& b : {lo, hi})  // integer bounds must fit the tensor's dtype, as the CPU kernel
+    if (b && !b->is_floating()) common::check_fill_value(*b, a.tensor(0).dtype());
   return UnaryParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
 }
 

@@ -89,7 +89,8 @@ std::string error_of(const std::string& path) {
 TEST(Safetensors, EveryDTypeRoundTripsBitExact) {
   TempDir d;
   SafetensorsFile f;
-  const amps_dtype all[] = {AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64, AMPS_INT32, AMPS_BOOL};
+  const amps_dtype all[] = {AMPS_FLOAT64, AMPS_FLOAT32, AMPS_FLOAT16, AMPS_BFLOAT16, AMPS_INT64,
+                            AMPS_INT32,   AMPS_BOOL,    AMPS_UINT8,   AMPS_INT8,     AMPS_INT16};
   uint8_t salt = 1;
   for (amps_dtype dt : all) f.tensors.emplace_back(amps_dtype_name(dt), patterned(dt, {3, 5}, salt++));
   f.tensors.emplace_back("scalar", patterned(AMPS_FLOAT32, {}, 9));
@@ -114,6 +115,10 @@ TEST(Safetensors, DTypeNamesAreTheSpecs) {
   EXPECT_EQ(safetensors_dtype(AMPS_INT64), "I64");
   EXPECT_EQ(safetensors_dtype(AMPS_INT32), "I32");
   EXPECT_EQ(safetensors_dtype(AMPS_BOOL), "BOOL");
+  EXPECT_EQ(safetensors_dtype(AMPS_UINT8), "U8");
+  EXPECT_EQ(safetensors_dtype(AMPS_INT8), "I8");
+  EXPECT_EQ(safetensors_dtype(AMPS_INT16), "I16");
+  EXPECT_EQ(dtype_from_safetensors("U8"), AMPS_UINT8);
   EXPECT_FALSE(dtype_from_safetensors("F8_E4M3").has_value());
 }
 
