@@ -137,6 +137,8 @@ const std::vector<NpyType>& npy_types() {
       {"<i8", AMPS_INT64, false},   {"<i4", AMPS_INT32, false},   {"|b1", AMPS_BOOL, false},
       {">f8", AMPS_FLOAT64, true},  {">f4", AMPS_FLOAT32, true},  {">f2", AMPS_FLOAT16, true},
       {">i8", AMPS_INT64, true},    {">i4", AMPS_INT32, true},
+      {"|u1", AMPS_UINT8, false},   {"|i1", AMPS_INT8, false},    {"<i2", AMPS_INT16, false},
+      {">i2", AMPS_INT16, true},
   };
   return table;
 }
