@@ -23,6 +23,13 @@ static size_t expr_end(std::string_view body, size_t i) {
   return std::string_view::npos;
 }
 
+// `x=` / `x = ` (but not `a == b`, `a != b`, `a <= b`, `a >= b`): Python 3.8's self-documenting field.
+static bool self_documenting(const std::string& code) {
+  size_t last = code.find_last_not_of(" \t");
+  if (last == std::string::npos || code[last] != '=') return false;
+  return last == 0 || std::string_view("=!<>").find(code[last - 1]) == std::string_view::npos;
+}
+
 // FSTRING: f"..." with {expr} and {expr:spec}; {{ and }} are literal braces.
 ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
   Span s = span(tok);
@@ -48,7 +55,13 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
     std::string code(body.substr(i + 1, end - i - 1));
     if (code.find_first_not_of(" \t") == std::string::npos)
       throw AmpsError("SyntaxError", "f-string: empty expression not allowed", s);
+    bool self_doc = self_documenting(code);
+    if (self_doc) {   // f"{x = }": the source text itself, '=' and spaces included, then the value
+      out->parts.push_back({code, nullptr, ""});
+      code.erase(code.find_last_not_of(" \t"));
+    }
     FStrPart part{"", parse_embedded_expr(src_, code, tok->getLine(), body_col + i + 1), ""};
+    part.repr = self_doc;
     if (body[end] == ':') {
       size_t close = body.find('}', end);
       if (close == std::string_view::npos) throw AmpsError("SyntaxError", "f-string: expected '}'", s);

@@ -18,7 +18,7 @@ std::string quote(const std::string& s) {
 }
 
 std::string pattern(const Pattern& p) {
-  if (p.is_name()) return *p.name;
+  if (p.is_name()) return (p.starred ? "*" : "") + *p.name;
   std::string out = "(tuple";
   for (auto& e : p.elements) out += " " + pattern(e);
   return out + ")";
@@ -190,7 +190,8 @@ std::string expr_compound(const Expr& e) {
     }
     case ExprKind::ListComp: {
       auto& n = static_cast<const ListComp&>(e);
-      return "(listcomp " + dump_expr(*n.elem) + " " + pattern(n.target) + " " + dump_expr(*n.iter) +
+      static const char* const kNames[] = {"(listcomp ", "(genexp ", "(dictcomp ", "(setcomp "};
+      return kNames[int(n.comp)] + (n.key ? dump_expr(*n.key) + " " : std::string()) + dump_expr(*n.elem) + " " + pattern(n.target) + " " + dump_expr(*n.iter) +
              (n.cond ? " " + dump_expr(*n.cond) : std::string()) + ")";
     }
     case ExprKind::FStr: {
@@ -201,9 +202,12 @@ std::string expr_compound(const Expr& e) {
     }
     case ExprKind::Dict: {
       std::string out = "(dict";
-      for (auto& [k, v] : static_cast<const DictLit&>(e).entries) out += " (" + dump_expr(*k) + " " + dump_expr(*v) + ")";
+      for (auto& [k, v] : static_cast<const DictLit&>(e).entries)
+        out += k ? " (" + dump_expr(*k) + " " + dump_expr(*v) + ")" : " (** " + dump_expr(*v) + ")";
       return out + ")";
     }
+    case ExprKind::Set: return "(set" + list(static_cast<const SetLit&>(e).items) + ")";
+    case ExprKind::Starred: return "(* " + dump_expr(*static_cast<const StarredExpr&>(e).operand) + ")";
     case ExprKind::Lambda: return fn(*static_cast<const LambdaExpr&>(e).fn, 0);
     default: return "(?)";
   }

@@ -174,7 +174,8 @@ Value Interp::eval_fstring(const FStr& e) {
   for (auto& part : e.parts) {
     if (!part.expr) { out += part.text; continue; }
     Value v = eval(*part.expr);
-    out += part.spec.empty() ? str(v) : format_with_spec(*this, v, part.spec, part.expr->span);
+    if (part.spec.empty()) out += part.repr ? repr(v) : str(v);
+    else out += format_with_spec(*this, v, part.spec, part.expr->span);
   }
   return make_str(std::move(out));
 }

@@ -92,6 +92,9 @@ class Interp {
   std::string str(const Value& v);
   // Iterates any iterable, calling `body` per element until it returns false.
   void iterate(const Value& iterable, const Span& where, const std::function<bool(Value)>& body);
+  // One item of generator expression [e] whose scope is [env] (inside function [fn]): pulls [source] until an
+  // item passes the condition, stores the element in [out]; false once [source] is exhausted (eval_display.cpp).
+  bool generator_step(const ListComp& e, Env* env, const Function* fn, const Value& source, Value& out);
 
   // ---- registration
   void def_global(std::string_view name, Value v);
@@ -193,6 +196,12 @@ class Interp {
   Value exit_with_error(const Value& exit, const AmpsError& err, const Span& where);
   void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
   Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
+  [[noreturn]] void too_many_positional(const Function& fn, size_t npos, int star, const CallArgs& args);
+  [[noreturn]] void missing_kw_only(const Function& fn, Env& env, int star, const Span& where);
+  Value eval_set(const SetLit& e);
+  void eval_starred_display(const std::vector<ExprPtr>& items, const Span& where, std::vector<Value>& out);
+  void assign_starred(const std::vector<ExprPtr>& targets, Value v, const Span& where);
+  void bind_starred(const Pattern& p, std::vector<Value> items);
   void exec_let(const LetStmt& s);
   void exec_assign(const Expr& target, Value v);
   void exec_aug_assign(const AugAssignStmt& s);
