@@ -87,7 +87,14 @@ StmtPtr AstBuilder::let_stmt(P::LetStmtContext* ctx) {
 }
 
 // pattern: name | '(' pattern, ... ')' | '[' pattern, ... ']'
+// A whole target (of let, for, with, a comprehension): `*name` only inside a tuple/list, as Python.
 Pattern AstBuilder::pattern(P::PatternContext* ctx) {
+  Pattern p = pattern_part(ctx);
+  if (p.starred) throw AmpsError("SyntaxError", "starred assignment target must be in a list or tuple", p.span);
+  return p;
+}
+
+Pattern AstBuilder::pattern_part(P::PatternContext* ctx) {
   if (auto* c = dynamic_cast<P::NamePatternContext*>(ctx)) return name_pattern(c->name());
   if (auto* c = dynamic_cast<P::StarPatternContext*>(ctx)) {
     Pattern p = name_pattern(c->name());
@@ -101,7 +108,7 @@ Pattern AstBuilder::pattern(P::PatternContext* ctx) {
   if (auto* c = dynamic_cast<P::ListPatternContext*>(ctx)) parts = c->pattern();
   int stars = 0;
   for (auto* part : parts) {
-    p.elements.push_back(pattern(part));
+    p.elements.push_back(pattern_part(part));
     stars += p.elements.back().starred;
   }
   if (stars > 1) throw AmpsError("SyntaxError", "multiple starred expressions in assignment", p.span);

@@ -39,6 +39,7 @@ class AstBuilder {
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   StmtPtr with_stmt(P::WithStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
+  Pattern pattern_part(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);
 
