@@ -70,8 +70,10 @@ expr         : orExpr (IF orExpr ELSE expr)?            # ternary
              | FN '(' params? ')' block                 # lambda
              | LAMBDA params? ':' expr                  # pyLambda
              ;
-// One `for ... in ... if ...` clause of a comprehension or generator expression (after its element).
-compFor      : FOR pattern IN orExpr (IF orExpr)? ;
+// The `for ... in ... if ...` clauses of a comprehension or generator expression (after its element), Python's
+// nesting: `[x for row in m if row for x in row]`.
+compFor      : compClause+ ;
+compClause   : FOR pattern IN orExpr (IF orExpr)* ;
 // An item of a tuple, list or set display: `*xs` splices an iterable in (Python's starred item).
 starItem     : '*' bitOr | expr ;
 orExpr       : andExpr (OR andExpr)* ;

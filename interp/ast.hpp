@@ -79,12 +79,17 @@ struct StarredExpr : Expr { StarredExpr(Span s, ExprPtr e) : Expr(ExprKind::Star
 // [elem for pattern in iter if cond], (elem for ...), {key: elem for ...}, {elem for ...}; opens its own scope
 // like a Python 3 comprehension; a generator expression is a lazy Iterator stepping the clause.
 enum class CompKind : uint8_t { List, Gen, Dict, Set };
+struct CompClause {   // for target in iter if conds[0] if conds[1] ...
+  Pattern target;
+  ExprPtr iter;
+  std::vector<ExprPtr> conds;
+};
 struct ListComp : Expr {
   explicit ListComp(Span s, CompKind k = CompKind::List) : Expr(ExprKind::ListComp, s), comp(k) {}
   CompKind comp;
   ExprPtr key;   // dict comprehensions only
-  ExprPtr elem, iter, cond;
-  Pattern target;
+  ExprPtr elem;
+  std::vector<CompClause> clauses;   // at least one; the first iterable is evaluated in the enclosing scope
   uint32_t num_slots = 0;
 };
 

@@ -33,15 +33,20 @@ std::vector<ExprPtr> AstBuilder::star_items(const std::vector<P::StarItemContext
   return out;
 }
 
-// [elem clause], (elem clause), {key: elem clause}, {elem clause} with clause = FOR pattern IN orExpr (IF orExpr)?
+// [elem clauses], (elem clauses), {key: elem clauses}, {elem clauses}; a clause: FOR pattern IN orExpr (IF orExpr)*
 ExprPtr AstBuilder::comprehension(CompKind kind, Span s, P::ExprContext* key, P::ExprContext* elem,
                                   P::CompForContext* clause) {
   auto l = std::make_unique<ListComp>(s, kind);
   if (key) l->key = expr(key);
   l->elem = expr(elem);
-  l->target = pattern(clause->pattern());
-  l->iter = or_expr(clause->orExpr(0));
-  if (clause->orExpr().size() > 1) l->cond = or_expr(clause->orExpr(1));
+  for (auto* c : clause->compClause()) {
+    CompClause cl;
+    cl.target = pattern(c->pattern());
+    auto parts = c->orExpr();
+    cl.iter = or_expr(parts[0]);
+    for (size_t i = 1; i < parts.size(); ++i) cl.conds.push_back(or_expr(parts[i]));
+    l->clauses.push_back(std::move(cl));
+  }
   return l;
 }
 

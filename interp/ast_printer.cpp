@@ -191,8 +191,14 @@ std::string expr_compound(const Expr& e) {
     case ExprKind::ListComp: {
       auto& n = static_cast<const ListComp&>(e);
       static const char* const kNames[] = {"(listcomp ", "(genexp ", "(dictcomp ", "(setcomp "};
-      return kNames[int(n.comp)] + (n.key ? dump_expr(*n.key) + " " : std::string()) + dump_expr(*n.elem) + " " + pattern(n.target) + " " + dump_expr(*n.iter) +
-             (n.cond ? " " + dump_expr(*n.cond) : std::string()) + ")";
+      std::string out = kNames[int(n.comp)] + (n.key ? dump_expr(*n.key) + " " : std::string()) + dump_expr(*n.elem);
+      for (size_t k = 0; k < n.clauses.size(); ++k) {   // the first clause inline, later ones as (for ...)
+        auto& c = n.clauses[k];
+        out += (k ? " (for " : " ") + pattern(c.target) + " " + dump_expr(*c.iter);
+        for (auto& cond : c.conds) out += " " + dump_expr(*cond);
+        if (k) out += ")";
+      }
+      return out + ")";
     }
     case ExprKind::FStr: {
       std::string out = "(fstr";

@@ -32,33 +32,47 @@ Value Interp::eval_set(const SetLit& e) {
 
 namespace {
 
-// A generator expression: its scope, the iterator over its first iterable (evaluated at creation, as Python's),
-// stepped one item per next() (Python 3's lazy generator; exhausted for good once the source is).
+// A generator expression: its scope and a stack of iterators, one per `for` clause entered (the first over the
+// iterable evaluated at creation, as Python's), stepped one item per next() (Python 3's lazy generator;
+// exhausted for good once the first is).
 struct GenIter : Iterator {
   std::string type_name() const override { return "generator"; }
   bool next(Interp& in, Value& out) override {
-    if (done) return false;
-    if (in.generator_step(*expr, env.get(), fn, source, out)) return true;
-    done = true;
-    source = Value();
-    return false;
+    if (sources.empty()) return false;
+    return in.generator_step(*expr, env.get(), fn, sources, out);
   }
   const ListComp* expr = nullptr;
   Ref<Env> env;
   const Function* fn = nullptr;
-  Value source;
-  bool done = false;
+  std::vector<Value> sources;
 };
 
 }  // namespace
 
-bool Interp::generator_step(const ListComp& e, Env* env, const Function* fn, const Value& source, Value& out) {
+bool Interp::comp_conds_pass(const CompClause& c) {
+  for (auto& cond : c.conds)
+    if (!truthy(eval(*cond))) return false;
+  return true;
+}
+
+bool Interp::generator_step(const ListComp& e, Env* env, const Function* fn, std::vector<Value>& sources, Value& out) {
   ts_->frames.push_back(Frame{env, fn, Value()});
   try {
-    Value item;
-    while (pull(*this, source, item, e.iter->span)) {
-      bind(e.target, std::move(item));
-      if (e.cond && !truthy(eval(*e.cond))) continue;
+    while (!sources.empty()) {
+      size_t k = sources.size() - 1;
+      const CompClause& c = e.clauses[k];
+      Value item;
+      if (!pull(*this, sources[k], item, c.iter->span)) {
+        sources.pop_back();
+        continue;
+      }
+      bind(c.target, std::move(item));
+      if (!comp_conds_pass(c)) continue;
+      if (k + 1 < e.clauses.size()) {
+        const Expr& inner = *e.clauses[k + 1].iter;
+        sources.push_back(make_iter(*this, eval(inner), inner.span));
+        continue;
+      }
       out = eval(*e.elem);
       ts_->frames.pop_back();
       return true;
@@ -71,31 +85,41 @@ bool Interp::generator_step(const ListComp& e, Env* env, const Function* fn, con
   return false;
 }
 
+// Runs clause k over [iterable] (later clauses nested inside it), calling emit for each item that passes.
+void Interp::comp_loop(const ListComp& e, size_t k, const Value& iterable, const std::function<void()>& emit) {
+  const CompClause& c = e.clauses[k];
+  iterate(iterable, c.iter->span, [&](Value item) {
+    bind(c.target, std::move(item));
+    if (!comp_conds_pass(c)) return true;
+    if (k + 1 < e.clauses.size()) comp_loop(e, k + 1, eval(*e.clauses[k + 1].iter), emit);
+    else emit();
+    return true;
+  });
+}
+
 // A comprehension runs in its own scope (a child Env of the current one); its first iterable is evaluated in the
 // enclosing scope. [e ...] builds a list, {k: v ...} a dict, {e ...} a set, (e ...) a lazy generator.
 Value Interp::eval_list_comp(const ListComp& e) {
-  Value iterable = eval(*e.iter);
+  const Expr& first = *e.clauses[0].iter;
+  Value iterable = eval(first);
   auto env = make<Env>(Ref<Env>(ts_->frames.back().env), e.num_slots);
   if (e.comp == CompKind::Gen) {
     auto g = make<GenIter>();
     g->expr = &e;
     g->env = env;
     g->fn = ts_->frames.back().fn;
-    g->source = make_iter(*this, iterable, e.iter->span);
+    g->sources.push_back(make_iter(*this, iterable, first.span));
     return g;
   }
   ts_->frames.push_back(Frame{env.get(), ts_->frames.back().fn, Value()});
   auto out = make<List>();
   auto dict = e.comp == CompKind::Dict ? make<Dict>() : Ref<Dict>();
   try {
-    iterate(iterable, e.iter->span, [&](Value item) {
-      bind(e.target, std::move(item));
-      if (e.cond && !truthy(eval(*e.cond))) return true;
-      if (!dict) { out->items.push_back(eval(*e.elem)); return true; }
+    comp_loop(e, 0, iterable, [&] {
+      if (!dict) { out->items.push_back(eval(*e.elem)); return; }
       Value key = eval(*e.key);   // Python 3.8+: the key first, then the value
       try { check_hashable(key); } catch (AmpsError& err) { err.set_span(e.key->span); throw; }
       dict->set(key, eval(*e.elem));
-      return true;
     });
   } catch (...) {
     ts_->frames.pop_back();

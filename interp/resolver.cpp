@@ -392,17 +392,21 @@ class Resolver {
   }
 
   void list_comp(ListComp& n) {
-    expr(*n.iter);   // evaluated in the enclosing scope, like Python
+    expr(*n.clauses[0].iter);   // evaluated in the enclosing scope, like Python
     Scope sc;
     open(sc, Scope::Kind::Comprehension);
     sc.fn = scope_->fn;
     Scope* saved = scope_;
     scope_ = &sc;
-    hoist_pattern(n.target);
-    bind_pattern(n.target);
+    for (size_t k = 0; k < n.clauses.size(); ++k) {   // later iterables see the earlier clauses' variables
+      auto& c = n.clauses[k];
+      if (k > 0) expr(*c.iter);
+      hoist_pattern(c.target);
+      bind_pattern(c.target);
+      for (auto& cond : c.conds) expr(*cond);
+    }
     if (n.key) expr(*n.key);
     expr(*n.elem);
-    if (n.cond) expr(*n.cond);
     n.num_slots = uint32_t(sc.order->size());
     scope_ = saved;
   }

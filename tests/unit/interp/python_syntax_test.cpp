@@ -42,6 +42,8 @@ TEST(PythonSyntax, DictAndSetDisplaysAndComprehensions) {
   EXPECT_EQ(ast("{**d, \"k\": 2}"), "(dict (** d) (\"k\" 2))\n");
   EXPECT_EQ(ast("{}"), "(dict)\n");
   EXPECT_EQ(ast("{\n  k: v\n  for k in xs\n}"), "(dictcomp k v k xs)\n");
+  EXPECT_EQ(ast("[x for r in m if r for x in r if x if y]"), "(listcomp x r m r (for x r x y))\n");
+  EXPECT_EQ(ast("(p for g in gs for p in g)"), "(genexp p g gs (for p g))\n");
   EXPECT_EQ(syntax_error("{1: 2, 3}"), "SyntaxError: ':' expected after dictionary key");
   EXPECT_EQ(syntax_error("{**d for d in ds}"), "SyntaxError: dict unpacking cannot be used in dict comprehension");
   EXPECT_EQ(syntax_error("[*x for x in xs]"), "SyntaxError: iterable unpacking cannot be used in comprehension");
