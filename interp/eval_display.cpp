@@ -39,12 +39,16 @@ struct GenIter : Iterator {
   std::string type_name() const override { return "generator"; }
   bool next(Interp& in, Value& out) override {
     if (sources.empty()) return false;
+    if (running) Interp::fail("ValueError", "generator already executing", expr->span);
+    running = true;
+    struct Reset { bool& flag; ~Reset() { flag = false; } } reset{running};
     return in.generator_step(*expr, env.get(), fn, sources, out);
   }
   const ListComp* expr = nullptr;
   Ref<Env> env;
   const Function* fn = nullptr;
   std::vector<Value> sources;
+  bool running = false;   // a next() from inside its own element or condition is Python's ValueError
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // Python format spec handed to format_with_spec, so the digits are those of f-strings; Python's errors.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -79,7 +80,7 @@ std::string format_int(Interp& in, const Field& f, const Value& arg, const Span&
 std::string format_float_field(Interp& in, const Field& f, const Value& arg, const Span& where) {
   Value v = as_number(in, arg, f.conv, false, where);
   std::string spec = spec_prefix(f, true);
-  if (has(f, '#')) spec.insert(spec.find_first_of("0123456789") == std::string::npos ? spec.size() : spec.find_first_of("0123456789"), "#");
+  if (has(f, '#')) spec.insert(std::min(spec.find_first_of("0123456789"), spec.size()), "#");   // before 0/width
   spec += "." + std::to_string(f.precision >= 0 ? f.precision : 6) + f.conv;
   return format_with_spec(in, Value(v.to_double()), spec, where);
 }

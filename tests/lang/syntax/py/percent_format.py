@@ -1,3 +1,4 @@
+import torch
 n, l, name = 12, 0.123456, "resnet"
 print("%d items, %.3f loss, %s" % (n, l, name))
 print("%i|%5d|%-5d|%05d|%+d|% d|%.3d" % (7, 42, 42, 42, 42, 42, 5))
@@ -12,5 +13,6 @@ for fmt, args in [("%d %d", (1,)), ("%d", (1, 2)), ("%d", "x"), ("%x", 1.5), ("%
         print(fmt % args)
     except Exception as e:
         print(type(e).__name__, e)
+print("%.3f %d %s|%5.1f%%" % (torch.tensor(0.5), torch.tensor(3), torch.tensor(0.5), 12.345))
 loss, lr = 0.25, 0.001
 print(f"{loss=}", f"{lr=:.2e}", f"{name=}", f"{loss = }", f"{n+1=}", f"{n == 12}", f"{[1, 2]=}")
