@@ -63,6 +63,7 @@ struct FStrPart {
   ExprPtr expr;            // embedded expression
   std::string spec;        // Python format spec after ':' ("" when none)
   bool repr = false;       // `{x=}` (Python 3.8's self-documenting field): repr(x) when there is no spec
+  char conversion = 0;     // `{x!r}` / `{x!s}`: 'r' or 's' (applied before the spec)
 };
 struct FStr : Expr { explicit FStr(Span s) : Expr(ExprKind::FStr, s) {} std::vector<FStrPart> parts; };
 

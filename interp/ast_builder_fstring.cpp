@@ -1,5 +1,7 @@
 // f-strings: splits f"text {expr:spec}" into literal and expression parts; each embedded
 // expression is parsed with its real source position so errors point inside the string.
+#include <cctype>
+
 #include "interp/ast_builder.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/parser.hpp"
@@ -55,6 +57,14 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
     std::string code(body.substr(i + 1, end - i - 1));
     if (code.find_first_not_of(" \t") == std::string::npos)
       throw AmpsError("SyntaxError", "f-string: empty expression not allowed", s);
+    char conversion = 0;   // `{x!r}`, `{x!s}`: Python's conversions (`a != b` never ends in one)
+    if (code.size() >= 2 && code[code.size() - 2] == '!' && std::isalpha(uint8_t(code.back()))) {
+      conversion = code.back();
+      if (conversion != 'r' && conversion != 's')
+        throw AmpsError("SyntaxError", std::string("f-string: invalid conversion character '") + conversion +
+                                           "': expected 'r' or 's' (write repr(x) or str(x))", s);
+      code.resize(code.size() - 2);
+    }
     bool self_doc = self_documenting(code);
     if (self_doc) {   // f"{x = }": the source text itself, '=' and spaces included, then the value
       out->parts.push_back({code, nullptr, ""});
@@ -62,6 +72,7 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
     }
     FStrPart part{"", parse_embedded_expr(src_, code, tok->getLine(), body_col + i + 1), ""};
     part.repr = self_doc;
+    part.conversion = conversion;
     if (body[end] == ':') {
       size_t close = body.find('}', end);
       if (close == std::string_view::npos) throw AmpsError("SyntaxError", "f-string: expected '}'", s);

@@ -203,7 +203,7 @@ std::string expr_compound(const Expr& e) {
     case ExprKind::FStr: {
       std::string out = "(fstr";
       for (auto& p : static_cast<const FStr&>(e).parts)
-        out += p.expr ? " " + dump_expr(*p.expr) + (p.repr ? "!r" : "") + (p.spec.empty() ? "" : ":" + quote(p.spec))
+        out += p.expr ? " " + dump_expr(*p.expr) + (p.conversion == 's' ? "!s" : p.repr || p.conversion == 'r' ? "!r" : "") + (p.spec.empty() ? "" : ":" + quote(p.spec))
                       : " " + quote(p.text);
       return out + ")";
     }

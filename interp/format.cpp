@@ -174,8 +174,14 @@ Value Interp::eval_fstring(const FStr& e) {
   for (auto& part : e.parts) {
     if (!part.expr) { out += part.text; continue; }
     Value v = eval(*part.expr);
-    if (part.spec.empty()) out += part.repr ? repr(v) : str(v);
-    else out += format_with_spec(*this, v, part.spec, part.expr->span);
+    if (part.conversion) {   // `{x!r:>8}`: the converted text, then the spec (a string's)
+      std::string text = part.conversion == 'r' ? repr(v) : str(v);
+      out += part.spec.empty() ? text : format_with_spec(*this, make_str(text), part.spec, part.expr->span);
+    } else if (part.spec.empty()) {
+      out += part.repr ? repr(v) : str(v);
+    } else {
+      out += format_with_spec(*this, v, part.spec, part.expr->span);
+    }
   }
   return make_str(std::move(out));
 }

@@ -78,6 +78,9 @@ TEST(PythonSyntax, SelfDocumentingFStringFields) {
   EXPECT_EQ(ast("f\"{lr = :.2e}\""), "(fstr \"lr = \" lr!r:\".2e\")\n");
   EXPECT_EQ(ast("f\"{a == b}\""), "(fstr (compare a == b))\n");
   EXPECT_EQ(ast("f\"{a >= b}\""), "(fstr (compare a >= b))\n");
+  EXPECT_EQ(ast("f\"{a != b}\""), "(fstr (compare a != b))\n");
+  EXPECT_EQ(ast("f\"{x!s:>8}\""), "(fstr x!s:\">8\")\n");
+  EXPECT_EQ(syntax_error("f\"{x!a}\"").rfind("SyntaxError: f-string: invalid conversion character 'a'", 0), 0u);
 }
 
 TEST(PythonSyntax, ResolverChecksStarredAssignmentTargets) {

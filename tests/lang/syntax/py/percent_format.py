@@ -16,3 +16,4 @@ for fmt, args in [("%d %d", (1,)), ("%d", (1, 2)), ("%d", "x"), ("%x", 1.5), ("%
 print("%.3f %d %s|%5.1f%%" % (torch.tensor(0.5), torch.tensor(3), torch.tensor(0.5), 12.345))
 loss, lr = 0.25, 0.001
 print(f"{loss=}", f"{lr=:.2e}", f"{name=}", f"{loss = }", f"{n+1=}", f"{n == 12}", f"{[1, 2]=}")
+print(f"{name!r}|{name!s:>8}|{name!r:<10}|{loss=!s}|{n != 12}|{[1]!r}")
