@@ -16,6 +16,7 @@ statement
 
 letStmt      : LET pattern ('=' expr)? ;
 pattern      : name                                     # namePattern
+             | '*' name                                 # starPattern
              | '(' pattern (',' pattern)* ','? ')'      # tuplePattern
              | '[' pattern (',' pattern)* ','? ']'      # listPattern
              ;
@@ -27,9 +28,10 @@ exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' |
 // `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
 decorator    : '@' postfix NEWLINE+ ;
 fnDecl       : decorator* FN attrName '(' params? ')' block ;
+// A bare `*` (restParam without a name): the parameters after it are keyword-only.
 params       : param (',' param)* ','? ;
 param        : name ('=' expr)?        # plainParam
-             | '*' name                # restParam
+             | '*' name?               # restParam
              | '**' name               # kwRestParam
              ;
 classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
@@ -66,7 +68,14 @@ passStmt     : PASS ;
 // --------------------------------------------------------------- expressions
 expr         : orExpr (IF orExpr ELSE expr)?            # ternary
              | FN '(' params? ')' block                 # lambda
+             | LAMBDA params? ':' expr                  # pyLambda
              ;
+// The `for ... in ... if ...` clauses of a comprehension or generator expression (after its element), Python's
+// nesting: `[x for row in m if row for x in row]`.
+compFor      : compClause+ ;
+compClause   : FOR pattern IN orExpr (IF orExpr)* ;
+// An item of a tuple, list or set display: `*xs` splices an iterable in (Python's starred item).
+starItem     : '*' bitOr | expr ;
 orExpr       : andExpr (OR andExpr)* ;
 andExpr      : notExpr (AND notExpr)* ;
 notExpr      : NOT notExpr                               # notOp
@@ -90,7 +99,8 @@ postfix      : atom                                      # atomPostfix
              | postfix '[' subscripts ']'                # index
              | postfix '.' attrName                      # attribute
              ;
-args         : arg (',' arg)* ','? ;
+// `f(x for x in xs)`: a generator expression as the sole argument (the builder rejects it after other arguments).
+args         : arg (compFor | (',' arg)* ','?) ;
 arg          : attrName '=' expr          # kwArg
              | '*' expr                   # splatArg
              | '**' expr                  # kwSplatArg
@@ -119,11 +129,14 @@ atom
   // `()`, `(e)`, `(e,)`, `(e, f, ...)`; `[e, ...]` or `[e for p in xs if c]`: one alternative per bracket, told
   // apart by the builder, so that the parser decides on the bracket alone (alternatives that differ only after
   // a whole expression cost a lookahead scan of it at every bracket).
-  | '(' (expr (',' expr)* trailing=','?)? ')'                 # parenOrTuple
-  | '[' (expr (FOR pattern IN orExpr (IF orExpr)? | (',' expr)* ','?))? ']'  # listLit
-  | '{' NEWLINE* (dictEntry (NEWLINE* ',' NEWLINE* dictEntry)* NEWLINE* ','?)? NEWLINE* '}'  # dictLit
+  // `(e for p in xs)` is a generator expression, `{k: v for ...}` / `{e for ...}` dict and set comprehensions,
+  // `{a, b}` a set; the builder tells them apart (and rejects a starred item where Python does).
+  | '(' (starItem (compFor | (',' starItem)* trailing=','?))? ')'   # parenOrTuple
+  | '[' (starItem (compFor | (',' starItem)* ','?))? ']'            # listLit
+  | '{' NEWLINE* (dictEntry (NEWLINE* compFor | (NEWLINE* ',' NEWLINE* dictEntry)* NEWLINE* ','?))? NEWLINE* '}'  # dictLit
   ;
-dictEntry    : key=expr ':' value=expr ;
+// `k: v`, `**d` (a dict display), `e` or `*xs` (a set display).
+dictEntry    : dstar='**' bitOr | star='*' bitOr | key=expr (':' value=expr)? ;
 
 // `scale` is a soft keyword: `scale(x)` is always the scale expression (the atom rule tries it
 // first), while a bare `scale` can name a variable or parameter (`fn step(self, scale=none)`).
@@ -138,7 +151,7 @@ NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enab
 IMPORT: 'import'; AS: 'as'; WITH: 'with'; RETURN: 'return'; BREAK: 'break';
 CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
 AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
-SUPER: 'super'; SCALE: 'scale';
+SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda';
 
 FLOAT   : DIGITS '.' DIGITS? EXPONENT? | DIGITS EXPONENT | '.' DIGITS EXPONENT? ;
 INT     : DIGITS | '0' [xX] [0-9a-fA-F_]+ ;

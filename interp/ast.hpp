@@ -34,12 +34,13 @@ struct Pattern {
   Atom name = nullptr;               // set for a name pattern
   VarRef ref;                        // resolved slot of `name`
   std::vector<Pattern> elements;     // set for a tuple/list pattern
+  bool starred = false;              // `*name` inside a tuple/list pattern: takes the rest as a list
   bool is_name() const { return name != nullptr; }
 };
 
 // --------------------------------------------------------------- expressions
 enum class ExprKind : uint8_t {
-  None, Bool, Int, Float, Str, FStr, List, Tuple, Dict, ListComp, Name, Attr, Index, Call,
+  None, Bool, Int, Float, Str, FStr, List, Tuple, Dict, Set, Starred, ListComp, Name, Attr, Index, Call,
   Unary, Binary, Compare, And, Or, Not, Ternary, Lambda, Scale, Super,
 };
 
@@ -61,6 +62,8 @@ struct FStrPart {
   std::string text;        // literal text (when expr is null)
   ExprPtr expr;            // embedded expression
   std::string spec;        // Python format spec after ':' ("" when none)
+  bool repr = false;       // `{x=}` (Python 3.8's self-documenting field): repr(x) when there is no spec
+  char conversion = 0;     // `{x!r}` / `{x!s}`: 'r' or 's' (applied before the spec)
 };
 struct FStr : Expr { explicit FStr(Span s) : Expr(ExprKind::FStr, s) {} std::vector<FStrPart> parts; };
 
@@ -68,13 +71,26 @@ struct ListLit : Expr { explicit ListLit(Span s) : Expr(ExprKind::List, s) {} st
 struct TupleLit : Expr { explicit TupleLit(Span s) : Expr(ExprKind::Tuple, s) {} std::vector<ExprPtr> items; };
 struct DictLit : Expr {
   explicit DictLit(Span s) : Expr(ExprKind::Dict, s) {}
-  std::vector<std::pair<ExprPtr, ExprPtr>> entries;
+  std::vector<std::pair<ExprPtr, ExprPtr>> entries;   // a null key: `**value` merges a mapping in
 };
-// [elem for pattern in iter if cond]; opens its own scope like a Python 3 comprehension.
-struct ListComp : Expr {
-  explicit ListComp(Span s) : Expr(ExprKind::ListComp, s) {}
-  ExprPtr elem, iter, cond;
+// {a, b, *c}: built through the `set` builtin (stdlib/py_set.amps).
+struct SetLit : Expr { explicit SetLit(Span s) : Expr(ExprKind::Set, s) {} std::vector<ExprPtr> items; };
+// `*e` inside a tuple/list/set display (spliced) or an assignment target (takes the rest as a list).
+struct StarredExpr : Expr { StarredExpr(Span s, ExprPtr e) : Expr(ExprKind::Starred, s), operand(std::move(e)) {} ExprPtr operand; };
+// [elem for pattern in iter if cond], (elem for ...), {key: elem for ...}, {elem for ...}; opens its own scope
+// like a Python 3 comprehension; a generator expression is a lazy Iterator stepping the clause.
+enum class CompKind : uint8_t { List, Gen, Dict, Set };
+struct CompClause {   // for target in iter if conds[0] if conds[1] ...
   Pattern target;
+  ExprPtr iter;
+  std::vector<ExprPtr> conds;
+};
+struct ListComp : Expr {
+  explicit ListComp(Span s, CompKind k = CompKind::List) : Expr(ExprKind::ListComp, s), comp(k) {}
+  CompKind comp;
+  ExprPtr key;   // dict comprehensions only
+  ExprPtr elem;
+  std::vector<CompClause> clauses;   // at least one; the first iterable is evaluated in the enclosing scope
   uint32_t num_slots = 0;
 };
 
@@ -187,7 +203,7 @@ struct AugAssignStmt : Stmt {
 };
 
 struct Param {
-  enum class Kind : uint8_t { Plain, Rest, KwRest };
+  enum class Kind : uint8_t { Plain, Rest, KwRest, Star };   // Star: a bare `*` (no slot is ever read)
   Kind kind = Kind::Plain;
   Atom name = nullptr;
   Span span;

@@ -87,14 +87,31 @@ StmtPtr AstBuilder::let_stmt(P::LetStmtContext* ctx) {
 }
 
 // pattern: name | '(' pattern, ... ')' | '[' pattern, ... ']'
+// A whole target (of let, for, with, a comprehension): `*name` only inside a tuple/list, as Python.
 Pattern AstBuilder::pattern(P::PatternContext* ctx) {
+  Pattern p = pattern_part(ctx);
+  if (p.starred) throw AmpsError("SyntaxError", "starred assignment target must be in a list or tuple", p.span);
+  return p;
+}
+
+Pattern AstBuilder::pattern_part(P::PatternContext* ctx) {
   if (auto* c = dynamic_cast<P::NamePatternContext*>(ctx)) return name_pattern(c->name());
+  if (auto* c = dynamic_cast<P::StarPatternContext*>(ctx)) {
+    Pattern p = name_pattern(c->name());
+    p.starred = true;
+    return p;
+  }
   Pattern p;
   p.span = span(ctx);
   std::vector<P::PatternContext*> parts;
   if (auto* c = dynamic_cast<P::TuplePatternContext*>(ctx)) parts = c->pattern();
   if (auto* c = dynamic_cast<P::ListPatternContext*>(ctx)) parts = c->pattern();
-  for (auto* part : parts) p.elements.push_back(pattern(part));
+  int stars = 0;
+  for (auto* part : parts) {
+    p.elements.push_back(pattern_part(part));
+    stars += p.elements.back().starred;
+  }
+  if (stars > 1) throw AmpsError("SyntaxError", "multiple starred expressions in assignment", p.span);
   return p;
 }
 
@@ -165,6 +182,14 @@ std::unique_ptr<FnDecl> AstBuilder::fn_decl(P::FnDeclContext* ctx) {
 // params: param (',' param)*  with plain (default), *rest and **kwrest forms
 std::unique_ptr<FnDecl> AstBuilder::fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body) {
   auto fn = std::make_unique<FnDecl>(s, name);
+  fill_params(*fn, params);
+  fn->body = block(body);
+  return fn;
+}
+
+// params: plain (default), *rest, a bare `*` (the parameters after it are keyword-only) and **kwrest
+void AstBuilder::fill_params(FnDecl& decl, P::ParamsContext* params) {
+  FnDecl* fn = &decl;
   for (auto* p : params ? params->param() : std::vector<P::ParamContext*>{}) {
     Param param;
     param.span = span(p);
@@ -172,16 +197,27 @@ std::unique_ptr<FnDecl> AstBuilder::fn_common(Span s, Atom name, P::ParamsContex
       param.name = intern(c->name()->getText());
       if (c->expr()) param.default_value = expr(c->expr());
     } else if (auto* c = dynamic_cast<P::RestParamContext*>(p)) {
-      param.kind = Param::Kind::Rest;
-      param.name = intern(c->name()->getText());
+      param.kind = c->name() ? Param::Kind::Rest : Param::Kind::Star;
+      param.name = intern(c->name() ? c->name()->getText() : "*");
     } else if (auto* c = dynamic_cast<P::KwRestParamContext*>(p)) {
       param.kind = Param::Kind::KwRest;
       param.name = intern(c->name()->getText());
     }
     fn->params.push_back(std::move(param));
   }
-  fn->body = block(body);
-  return fn;
+  check_star_params(fn->params);
+}
+
+// Python's SyntaxErrors for `*`: once only, and a bare `*` needs a keyword-only parameter after it.
+void AstBuilder::check_star_params(const std::vector<Param>& params) {
+  int stars = 0;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].kind != Param::Kind::Rest && params[i].kind != Param::Kind::Star) continue;
+    if (++stars > 1) throw AmpsError("SyntaxError", "* argument may appear only once", params[i].span);
+    bool named_after = i + 1 < params.size() && params[i + 1].kind == Param::Kind::Plain;
+    if (params[i].kind == Param::Kind::Star && !named_after)
+      throw AmpsError("SyntaxError", "named arguments must follow bare *", params[i].span);
+  }
 }
 
 // classDecl: decorator* CLASS name ('(' base=expr ')')? classBody

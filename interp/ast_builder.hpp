@@ -26,6 +26,8 @@ class AstBuilder {
   StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx);
   std::unique_ptr<FnDecl> fn_decl(P::FnDeclContext* ctx);
   std::unique_ptr<FnDecl> fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body);
+  void fill_params(FnDecl& fn, P::ParamsContext* params);
+  void check_star_params(const std::vector<Param>& params);
   StmtPtr class_decl(P::ClassDeclContext* ctx);
   StmtPtr if_stmt(P::IfStmtContext* ctx);
   StmtPtr while_stmt(P::WhileStmtContext* ctx);
@@ -37,6 +39,7 @@ class AstBuilder {
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   StmtPtr with_stmt(P::WithStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
+  Pattern pattern_part(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);
 
@@ -63,8 +66,12 @@ class AstBuilder {
   ExprPtr atom(P::AtomContext* ctx);
   ExprPtr collection(P::AtomContext* ctx);
   ExprPtr literal(P::AtomContext* ctx);
-  ExprPtr list_comp(P::ListLitContext* ctx);
+  ExprPtr py_lambda(P::PyLambdaContext* ctx);
+  ExprPtr star_item(P::StarItemContext* ctx);
+  std::vector<ExprPtr> star_items(const std::vector<P::StarItemContext*>& list);
+  ExprPtr comprehension(CompKind kind, Span s, P::ExprContext* key, P::ExprContext* elem, P::CompForContext* clause);
   ExprPtr dict_lit(P::DictLitContext* ctx);
+  ExprPtr set_lit(P::DictLitContext* ctx);
   ExprPtr fstring(antlr4::Token* tok);
   std::vector<ExprPtr> exprs(const std::vector<P::ExprContext*>& list);
 

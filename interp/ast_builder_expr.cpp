@@ -38,6 +38,7 @@ ExprPtr AstBuilder::expr(P::ExprContext* ctx) {
     Span s = span(c->FN()->getSymbol());
     return std::make_unique<LambdaExpr>(s, fn_common(s, intern("<lambda>"), c->params(), c->block()));
   }
+  if (auto* c = dynamic_cast<P::PyLambdaContext*>(ctx)) return py_lambda(c);
   auto* c = dynamic_cast<P::TernaryContext*>(ctx);
   if (!c->IF()) return or_expr(c->orExpr(0));
   return std::make_unique<TernaryExpr>(span(ctx), or_expr(c->orExpr(0)), or_expr(c->orExpr(1)), expr(c->expr()));
@@ -188,6 +189,14 @@ ExprPtr AstBuilder::postfix(P::PostfixContext* ctx) {
 ExprPtr AstBuilder::call(P::CallContext* ctx) {
   auto e = std::make_unique<CallExpr>(span(ctx), postfix(ctx->postfix()));
   if (!ctx->args()) return e;
+  if (auto* gen = ctx->args()->compFor()) {   // f(x for x in xs): the generator is the one positional argument
+    auto* only = dynamic_cast<P::PosArgContext*>(ctx->args()->arg(0));
+    if (!only) throw AmpsError("SyntaxError", "invalid syntax: a generator expression must be a plain argument", span(ctx));
+    Arg a;
+    a.value = comprehension(CompKind::Gen, span(ctx->args()), nullptr, only->expr(), gen);
+    e->args.push_back(std::move(a));
+    return e;
+  }
   for (auto* a : ctx->args()->arg()) {
     e->args.push_back(arg(a));
     e->has_splat |= e->args.back().kind == Arg::Kind::Splat || e->args.back().kind == Arg::Kind::KwSplat;
@@ -249,42 +258,6 @@ ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   if (auto* c = dynamic_cast<P::FstrLitContext*>(ctx)) return fstring(c->FSTRING()->getSymbol());
   if (ExprPtr e = collection(ctx)) return e;
   return literal(ctx);
-}
-
-// '(' ... ')': `(e)` is e itself; `()`, `(e,)` and `(e, f, ...)` are tuples. '[' ... ']' | '{' ... '}'
-ExprPtr AstBuilder::collection(P::AtomContext* ctx) {
-  Span s = span(ctx);
-  if (auto* c = dynamic_cast<P::ParenOrTupleContext*>(ctx)) {
-    if (c->expr().size() == 1 && !c->trailing) return expr(c->expr(0));
-    auto t = std::make_unique<TupleLit>(s);
-    t->items = exprs(c->expr());
-    return t;
-  }
-  if (auto* c = dynamic_cast<P::ListLitContext*>(ctx)) {
-    if (c->FOR()) return list_comp(c);
-    auto l = std::make_unique<ListLit>(s);
-    l->items = exprs(c->expr());
-    return l;
-  }
-  if (auto* c = dynamic_cast<P::DictLitContext*>(ctx)) return dict_lit(c);
-  return nullptr;
-}
-
-// '[' expr FOR pattern IN orExpr (IF orExpr)? ']'
-ExprPtr AstBuilder::list_comp(P::ListLitContext* ctx) {
-  auto l = std::make_unique<ListComp>(span(ctx));
-  l->elem = expr(ctx->expr(0));
-  l->target = pattern(ctx->pattern());
-  l->iter = or_expr(ctx->orExpr(0));
-  if (ctx->orExpr().size() > 1) l->cond = or_expr(ctx->orExpr(1));
-  return l;
-}
-
-// '{' (dictEntry (',' dictEntry)* ','?)? '}'
-ExprPtr AstBuilder::dict_lit(P::DictLitContext* ctx) {
-  auto d = std::make_unique<DictLit>(span(ctx));
-  for (auto* e : ctx->dictEntry()) d->entries.emplace_back(expr(e->key), expr(e->value));
-  return d;
 }
 
 static int64_t parse_int(std::string text, const Span& s) {

@@ -1,5 +1,7 @@
 // f-strings: splits f"text {expr:spec}" into literal and expression parts; each embedded
 // expression is parsed with its real source position so errors point inside the string.
+#include <cctype>
+
 #include "interp/ast_builder.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/parser.hpp"
@@ -21,6 +23,13 @@ static size_t expr_end(std::string_view body, size_t i) {
     else if (c == ':' && depth == 0) return i;
   }
   return std::string_view::npos;
+}
+
+// `x=` / `x = ` (but not `a == b`, `a != b`, `a <= b`, `a >= b`): Python 3.8's self-documenting field.
+static bool self_documenting(const std::string& code) {
+  size_t last = code.find_last_not_of(" \t");
+  if (last == std::string::npos || code[last] != '=') return false;
+  return last == 0 || std::string_view("=!<>").find(code[last - 1]) == std::string_view::npos;
 }
 
 // FSTRING: f"..." with {expr} and {expr:spec}; {{ and }} are literal braces.
@@ -48,7 +57,22 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
     std::string code(body.substr(i + 1, end - i - 1));
     if (code.find_first_not_of(" \t") == std::string::npos)
       throw AmpsError("SyntaxError", "f-string: empty expression not allowed", s);
+    char conversion = 0;   // `{x!r}`, `{x!s}`: Python's conversions (`a != b` never ends in one)
+    if (code.size() >= 2 && code[code.size() - 2] == '!' && std::isalpha(uint8_t(code.back()))) {
+      conversion = code.back();
+      if (conversion != 'r' && conversion != 's')
+        throw AmpsError("SyntaxError", std::string("f-string: invalid conversion character '") + conversion +
+                                           "': expected 'r' or 's' (write repr(x) or str(x))", s);
+      code.resize(code.size() - 2);
+    }
+    bool self_doc = self_documenting(code);
+    if (self_doc) {   // f"{x = }": the source text itself, '=' and spaces included, then the value
+      out->parts.push_back({code, nullptr, ""});
+      code.erase(code.find_last_not_of(" \t"));
+    }
     FStrPart part{"", parse_embedded_expr(src_, code, tok->getLine(), body_col + i + 1), ""};
+    part.repr = self_doc;
+    part.conversion = conversion;
     if (body[end] == ':') {
       size_t close = body.find('}', end);
       if (close == std::string_view::npos) throw AmpsError("SyntaxError", "f-string: expected '}'", s);

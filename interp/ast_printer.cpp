@@ -18,7 +18,7 @@ std::string quote(const std::string& s) {
 }
 
 std::string pattern(const Pattern& p) {
-  if (p.is_name()) return *p.name;
+  if (p.is_name()) return (p.starred ? "*" : "") + *p.name;
   std::string out = "(tuple";
   for (auto& e : p.elements) out += " " + pattern(e);
   return out + ")";
@@ -190,20 +190,31 @@ std::string expr_compound(const Expr& e) {
     }
     case ExprKind::ListComp: {
       auto& n = static_cast<const ListComp&>(e);
-      return "(listcomp " + dump_expr(*n.elem) + " " + pattern(n.target) + " " + dump_expr(*n.iter) +
-             (n.cond ? " " + dump_expr(*n.cond) : std::string()) + ")";
+      static const char* const kNames[] = {"(listcomp ", "(genexp ", "(dictcomp ", "(setcomp "};
+      std::string out = kNames[int(n.comp)] + (n.key ? dump_expr(*n.key) + " " : std::string()) + dump_expr(*n.elem);
+      for (size_t k = 0; k < n.clauses.size(); ++k) {   // the first clause inline, later ones as (for ...)
+        auto& c = n.clauses[k];
+        out += (k ? " (for " : " ") + pattern(c.target) + " " + dump_expr(*c.iter);
+        for (auto& cond : c.conds) out += " " + dump_expr(*cond);
+        if (k) out += ")";
+      }
+      return out + ")";
     }
     case ExprKind::FStr: {
       std::string out = "(fstr";
       for (auto& p : static_cast<const FStr&>(e).parts)
-        out += p.expr ? " " + dump_expr(*p.expr) + (p.spec.empty() ? "" : ":" + quote(p.spec)) : " " + quote(p.text);
+        out += p.expr ? " " + dump_expr(*p.expr) + (p.conversion == 's' ? "!s" : p.repr || p.conversion == 'r' ? "!r" : "") + (p.spec.empty() ? "" : ":" + quote(p.spec))
+                      : " " + quote(p.text);
       return out + ")";
     }
     case ExprKind::Dict: {
       std::string out = "(dict";
-      for (auto& [k, v] : static_cast<const DictLit&>(e).entries) out += " (" + dump_expr(*k) + " " + dump_expr(*v) + ")";
+      for (auto& [k, v] : static_cast<const DictLit&>(e).entries)
+        out += k ? " (" + dump_expr(*k) + " " + dump_expr(*v) + ")" : " (** " + dump_expr(*v) + ")";
       return out + ")";
     }
+    case ExprKind::Set: return "(set" + list(static_cast<const SetLit&>(e).items) + ")";
+    case ExprKind::Starred: return "(* " + dump_expr(*static_cast<const StarredExpr&>(e).operand) + ")";
     case ExprKind::Lambda: return fn(*static_cast<const LambdaExpr&>(e).fn, 0);
     default: return "(?)";
   }

@@ -56,4 +56,10 @@ class ArgReader {
   Span span_;
 };
 
+// Python's iter(x) (an Iterator value) and one step of it: false once exhausted (builtins_iter.cpp).
+Value make_iter(Interp& in, const Value& v, const Span& where);
+bool pull(Interp& in, const Value& it, Value& out, const Span& where);
+// Python's `format % values` for a str format (percent_format.cpp).
+Value percent_format(Interp& in, const Value& format, const Value& values, const Span& where);
+
 }  // namespace amps::interp

@@ -50,7 +50,9 @@ struct SnapshotIter : Iterator {
   size_t i = 0;
 };
 
-bool has_next_method(Interp& in, const Value& v) {
+}  // namespace
+
+static bool has_next_method(Interp& in, const Value& v) {
   return v.is_obj() && !in.find_attr(v, intern("__next__")).is_undef();
 }
 
@@ -90,6 +92,8 @@ bool pull(Interp& in, const Value& it, Value& out, const Span& where) {
   }
   return true;
 }
+
+namespace {
 
 // map(func, *iterables): lazy, stops with the shortest iterable, as Python 3's.
 struct MapIter : Iterator {

@@ -121,15 +121,14 @@ void Interp::bind_params(const Function& fn, Env& env, CallArgs& args) {
   const auto& params = fn.decl->params;
   const std::string& name = *fn.decl->name;
   size_t npos = 0;
-  int rest = -1, kwrest = -1;
+  int rest = -1, kwrest = -1, star = -1;
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i].kind == Param::Kind::Rest) rest = int(i);
     else if (params[i].kind == Param::Kind::KwRest) kwrest = int(i);
-    else if (rest < 0) ++npos;
+    else if (params[i].kind == Param::Kind::Star) star = int(i);
+    else if (rest < 0 && star < 0) ++npos;
   }
-  if (args.pos.size() > npos && rest < 0)
-    fail("TypeError", fmt::format("{}() takes {} positional argument{} but {} were given", name, npos,
-                                  npos == 1 ? "" : "s", args.pos.size()), args.span);
+  if (args.pos.size() > npos && rest < 0) too_many_positional(fn, npos, star, args);
   size_t pi = 0;
   for (size_t i = 0; i < params.size() && pi < args.pos.size(); ++i) {
     if (params[i].kind != Param::Kind::Plain) break;
@@ -152,11 +151,46 @@ void Interp::bind_params(const Function& fn, Env& env, CallArgs& args) {
     env.slots[i] = std::move(val);
   }
   if (kwdict) env.slots[kwrest] = kwdict;
+  int first_kw_only = std::max(rest, star);
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i].kind != Param::Kind::Plain || !env.slots[i].is_undef()) continue;
     if (!fn.defaults[i].is_undef()) { env.slots[i] = fn.defaults[i]; continue; }
+    if (first_kw_only >= 0 && int(i) > first_kw_only) missing_kw_only(fn, env, first_kw_only, args.span);
     fail("TypeError", fmt::format("{}() missing required argument '{}'", name, *params[i].name), args.span);
   }
+}
+
+// Python's "f() takes 1 positional argument but 2 were given", naming the keyword-only arguments given too.
+void Interp::too_many_positional(const Function& fn, size_t npos, int star, const CallArgs& args) {
+  const auto& params = fn.decl->params;
+  size_t kw_only = 0;
+  for (auto& [key, val] : args.kw)
+    for (size_t i = size_t(std::max(star, 0)) + 1; star >= 0 && i < params.size(); ++i)
+      kw_only += params[i].kind == Param::Kind::Plain && params[i].name == key;
+  std::string given = std::to_string(args.pos.size());
+  if (kw_only)
+    given += fmt::format(" positional argument{} (and {} keyword-only argument{})", args.pos.size() == 1 ? "" : "s",
+                         kw_only, kw_only == 1 ? "" : "s");
+  fail("TypeError", fmt::format("{}() takes {} positional argument{} but {} were given", *fn.decl->name, npos,
+                                npos == 1 ? "" : "s", given), args.span);
+}
+
+// Python's "f() missing 2 required keyword-only arguments: 'a' and 'b'" for the unbound parameters after `*`.
+void Interp::missing_kw_only(const Function& fn, Env& env, int star, const Span& where) {
+  const auto& params = fn.decl->params;
+  std::vector<std::string> names;
+  for (size_t i = size_t(star) + 1; i < params.size(); ++i)
+    if (params[i].kind == Param::Kind::Plain && env.slots[i].is_undef() && fn.defaults[i].is_undef())
+      names.push_back("'" + *params[i].name + "'");
+  std::string list = names.back();
+  if (names.size() == 2) list = names[0] + " and " + names[1];
+  if (names.size() > 2) {
+    list.clear();
+    for (size_t i = 0; i + 1 < names.size(); ++i) list += names[i] + ", ";
+    list += "and " + names.back();
+  }
+  fail("TypeError", fmt::format("{}() missing {} required keyword-only argument{}: {}", *fn.decl->name, names.size(),
+                                names.size() == 1 ? "" : "s", list), where);
 }
 
 // Calling a class makes an instance and runs its `init` (from the class or a base).

@@ -118,14 +118,19 @@ Value Interp::eval_collection(const Expr& e) {
     case ExprKind::Tuple: {
       auto& items = e.kind == ExprKind::List ? static_cast<const ListLit&>(e).items : static_cast<const TupleLit&>(e).items;
       std::vector<Value> vals;
-      vals.reserve(items.size());
-      for (auto& i : items) vals.push_back(eval(*i));
+      eval_starred_display(items, e.span, vals);
       return e.kind == ExprKind::List ? make_list(std::move(vals)) : make_tuple(std::move(vals));
     }
     // DictLit: {k: v, ...}
     case ExprKind::Dict: {
       auto d = make<Dict>();
       for (auto& [k, v] : static_cast<const DictLit&>(e).entries) {
+        if (!k) {   // {**mapping}: its entries, in order, later keys winning
+          Value m = eval(*v);
+          if (!m.is(ObjKind::Dict)) fail("TypeError", fmt::format("'{}' object is not a mapping", type_name(m)), v->span);
+          for (auto& [mk, mv] : m.as<Dict>()->entries) d->set(mk, mv);
+          continue;
+        }
         Value key = eval(*k);
         try {
           check_hashable(key);
@@ -138,6 +143,8 @@ Value Interp::eval_collection(const Expr& e) {
       return d;
     }
     case ExprKind::ListComp: return eval_list_comp(static_cast<const ListComp&>(e));
+    case ExprKind::Set: return eval_set(static_cast<const SetLit&>(e));
+    case ExprKind::Starred: fail("SyntaxError", "can't use starred expression here", e.span);
     default: fail("RuntimeError", "internal: unknown expression kind", e.span);
   }
 }
@@ -153,26 +160,6 @@ Value Interp::eval_compare(const CompareExpr& e) {
     lhs = std::move(rhs);
   }
   return result;
-}
-
-// ListComp: runs in its own scope (a child Env of the current one).
-Value Interp::eval_list_comp(const ListComp& e) {
-  Value iterable = eval(*e.iter);
-  auto env = make<Env>(Ref<Env>(ts_->frames.back().env), e.num_slots);
-  ts_->frames.push_back(Frame{env.get(), ts_->frames.back().fn, Value()});
-  auto out = make<List>();
-  try {
-    iterate(iterable, e.iter->span, [&](Value item) {
-      bind(e.target, std::move(item));
-      if (!e.cond || truthy(eval(*e.cond))) out->items.push_back(eval(*e.elem));
-      return true;
-    });
-  } catch (...) {
-    ts_->frames.pop_back();
-    throw;
-  }
-  ts_->frames.pop_back();
-  return out;
 }
 
 // SuperExpr: super.name, looked up from the base of the running method's class.

@@ -135,6 +135,8 @@ void Interp::bind(const Pattern& p, Value v) {
   }
   std::vector<Value> items;
   iterate(v, p.span, [&](Value x) { items.push_back(std::move(x)); return true; });
+  for (auto& e : p.elements)
+    if (e.starred) return bind_starred(p, std::move(items));
   if (items.size() != p.elements.size())
     fail("ValueError", fmt::format("cannot unpack {} value{} into {} names", items.size(),
                                    items.size() == 1 ? "" : "s", p.elements.size()), p.span);
@@ -167,6 +169,8 @@ void Interp::exec_assign(const Expr& target, Value v) {
     default: {
       const auto& items = target.kind == ExprKind::Tuple ? static_cast<const TupleLit&>(target).items
                                                          : static_cast<const ListLit&>(target).items;
+      for (auto& item : items)
+        if (item->kind == ExprKind::Starred) return assign_starred(items, std::move(v), target.span);
       std::vector<Value> vals;
       iterate(v, target.span, [&](Value x) { vals.push_back(std::move(x)); return true; });
       if (vals.size() != items.size())

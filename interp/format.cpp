@@ -183,8 +183,15 @@ Value Interp::eval_fstring(const FStr& e) {
   std::string out;
   for (auto& part : e.parts) {
     if (!part.expr) { out += part.text; continue; }
-    Value v = formatted_value(eval(*part.expr));
-    out += part.spec.empty() ? str(v) : format_with_spec(*this, v, part.spec, part.expr->span);
+    Value v = eval(*part.expr);
+    if (part.conversion) {   // `{x!r:>8}`: the converted text, then the spec (a string's)
+      std::string text = part.conversion == 'r' ? repr(v) : str(v);
+      out += part.spec.empty() ? text : format_with_spec(*this, make_str(text), part.spec, part.expr->span);
+    } else if (part.spec.empty()) {
+      out += part.repr ? repr(v) : str(formatted_value(v));   // `{x=}` shows repr, as Python's
+    } else {
+      out += format_with_spec(*this, formatted_value(v), part.spec, part.expr->span);
+    }
   }
   return make_str(std::move(out));
 }

@@ -93,6 +93,10 @@ class Interp {
   std::string str(const Value& v);
   // Iterates any iterable, calling `body` per element until it returns false.
   void iterate(const Value& iterable, const Span& where, const std::function<bool(Value)>& body);
+  // One item of generator expression [e] whose scope is [env] (inside function [fn]): steps the iterators of the
+  // clauses entered ([sources], innermost last) until an item passes every condition, stores the element in
+  // [out]; false once the first clause's iterator is exhausted (eval_display.cpp).
+  bool generator_step(const ListComp& e, Env* env, const Function* fn, std::vector<Value>& sources, Value& out);
 
   // ---- registration
   void def_global(std::string_view name, Value v);
@@ -194,6 +198,14 @@ class Interp {
   Value exit_with_error(const Value& exit, const AmpsError& err, const Span& where);
   void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
   Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
+  [[noreturn]] void too_many_positional(const Function& fn, size_t npos, int star, const CallArgs& args);
+  [[noreturn]] void missing_kw_only(const Function& fn, Env& env, int star, const Span& where);
+  Value eval_set(const SetLit& e);
+  bool comp_conds_pass(const CompClause& c);
+  void comp_loop(const ListComp& e, size_t k, const Value& iterable, const std::function<void()>& emit);
+  void eval_starred_display(const std::vector<ExprPtr>& items, const Span& where, std::vector<Value>& out);
+  void assign_starred(const std::vector<ExprPtr>& targets, Value v, const Span& where);
+  void bind_starred(const Pattern& p, std::vector<Value> items);
   void exec_let(const LetStmt& s);
   void exec_assign(const Expr& target, Value v);
   void exec_aug_assign(const AugAssignStmt& s);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "interp/builtins.hpp"
 #include "interp/interp.hpp"
 #include "interp/tensor_value.hpp"
 
@@ -186,6 +187,7 @@ Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const S
     // undef: the other operand is an instance, whose reflected method (__radd__ ...) answers.
     if (Value t = g_hooks.binary(in, op, a, b, where); !t.is_undef()) return t;
   }
+  if (op == BinaryOp::Mod && a.is(ObjKind::Str)) return percent_format(in, a, b, where);
   Value r = sequence_op(op, a, b);
   if (r.is_undef() && op == BinaryOp::Mul && a.is_int()) r = sequence_op(op, b, a);
   if (r.is_undef()) r = instance_op(in, op, a, b);

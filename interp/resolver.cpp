@@ -158,6 +158,17 @@ class Resolver {
       fail("NameError", fmt::format("name '{}' is not defined{}", *n.name, suggestion(n.name)), n.span);
   }
 
+  // The items of a tuple/list target: at most one `*name` (it takes the rest as a list).
+  void starred_targets(std::vector<ExprPtr>& items) {
+    bool seen = false;
+    for (auto& item : items) {
+      if (item->kind != ExprKind::Starred) { assign_target(*item); continue; }
+      if (seen) fail("SyntaxError", "multiple starred expressions in assignment", item->span);
+      seen = true;
+      assign_target(*static_cast<StarredExpr&>(*item).operand);
+    }
+  }
+
   void assign_target(Expr& e) {
     switch (e.kind) {
       case ExprKind::Name: {
@@ -171,12 +182,9 @@ class Resolver {
       }
       case ExprKind::Attr: expr(*static_cast<AttrExpr&>(e).object); return;
       case ExprKind::Index: expr(e); return;
-      case ExprKind::Tuple:
-        for (auto& item : static_cast<TupleLit&>(e).items) assign_target(*item);
-        return;
-      case ExprKind::List:
-        for (auto& item : static_cast<ListLit&>(e).items) assign_target(*item);
-        return;
+      case ExprKind::Tuple: starred_targets(static_cast<TupleLit&>(e).items); return;
+      case ExprKind::List: starred_targets(static_cast<ListLit&>(e).items); return;
+      case ExprKind::Starred: fail("SyntaxError", "starred assignment target must be in a list or tuple", e.span);
       default: fail("SyntaxError", "cannot assign to this expression", e.span);
     }
   }
@@ -343,10 +351,11 @@ class Resolver {
   }
 
   void params(FnDecl& fn) {
-    bool seen_default = false;
+    bool seen_default = false, kw_only = false;   // keyword-only parameters (after * or *rest) need no order
     for (auto& p : fn.params) {
       if (p.default_value) expr(*p.default_value);
-      if (p.kind == Param::Kind::Plain && !p.default_value && seen_default)
+      kw_only |= p.kind == Param::Kind::Rest || p.kind == Param::Kind::Star;
+      if (p.kind == Param::Kind::Plain && !p.default_value && seen_default && !kw_only)
         fail("SyntaxError", fmt::format("parameter '{}' without a default follows one with a default", *p.name), p.span);
       seen_default |= p.default_value != nullptr;
     }
@@ -383,16 +392,21 @@ class Resolver {
   }
 
   void list_comp(ListComp& n) {
-    expr(*n.iter);   // evaluated in the enclosing scope, like Python
+    expr(*n.clauses[0].iter);   // evaluated in the enclosing scope, like Python
     Scope sc;
     open(sc, Scope::Kind::Comprehension);
     sc.fn = scope_->fn;
     Scope* saved = scope_;
     scope_ = &sc;
-    hoist_pattern(n.target);
-    bind_pattern(n.target);
+    for (size_t k = 0; k < n.clauses.size(); ++k) {   // later iterables see the earlier clauses' variables
+      auto& c = n.clauses[k];
+      if (k > 0) expr(*c.iter);
+      hoist_pattern(c.target);
+      bind_pattern(c.target);
+      for (auto& cond : c.conds) expr(*cond);
+    }
+    if (n.key) expr(*n.key);
     expr(*n.elem);
-    if (n.cond) expr(*n.cond);
     n.num_slots = uint32_t(sc.order->size());
     scope_ = saved;
   }
@@ -448,8 +462,13 @@ class Resolver {
       case ExprKind::List: for (auto& i : static_cast<ListLit&>(e).items) expr(*i); break;
       case ExprKind::Tuple: for (auto& i : static_cast<TupleLit&>(e).items) expr(*i); break;
       case ExprKind::Dict:
-        for (auto& [k, v] : static_cast<DictLit&>(e).entries) expr(*k), expr(*v);
+        for (auto& [k, v] : static_cast<DictLit&>(e).entries) {
+          if (k) expr(*k);   // null: a `**mapping` entry
+          expr(*v);
+        }
         break;
+      case ExprKind::Set: for (auto& i : static_cast<SetLit&>(e).items) expr(*i); break;
+      case ExprKind::Starred: expr(*static_cast<StarredExpr&>(e).operand); break;
       case ExprKind::Unary: expr(*static_cast<UnaryExpr&>(e).operand); break;
       case ExprKind::Binary: expr(*static_cast<BinaryExpr&>(e).lhs), expr(*static_cast<BinaryExpr&>(e).rhs); break;
       case ExprKind::Compare: {
