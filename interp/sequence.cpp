@@ -141,7 +141,10 @@ static Value index_str(const std::string& s, const Value& key, const Span& where
 Value Interp::index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where) {
   std::vector<Value> keys;
   for (auto& s : subs) keys.push_back(subscript_value(s));
-  Value key = keys.size() == 1 ? keys[0] : make_tuple(keys);
+  return index_key(obj, keys.size() == 1 ? keys[0] : make_tuple(keys), where);
+}
+
+Value Interp::index_key(const Value& obj, const Value& key, const Span& where) {
   if (obj.is(ObjKind::List)) return index_seq(obj.as<List>()->items, key, where, "list", make_list);
   if (obj.is(ObjKind::Tuple)) return index_seq(obj.as<Tuple>()->items, key, where, "tuple", make_tuple);
   if (obj.is(ObjKind::Str)) return index_str(obj.as<Str>()->value, key, where);
