@@ -91,8 +91,6 @@ class Interp {
   bool truthy(const Value& v);
   std::string repr(const Value& v);
   std::string str(const Value& v);
-  // obj[key] for a key that is already a value (str.format's "{0[key]}"); `obj[a, b]` passes a tuple.
-  Value index_key(const Value& obj, const Value& key, const Span& where);
   // Iterates any iterable, calling `body` per element until it returns false.
   void iterate(const Value& iterable, const Span& where, const std::function<bool(Value)>& body);
 

@@ -23,21 +23,28 @@ Value constructor_method(const Value& self, Atom name) {
 
 }  // namespace
 
-std::string str_arg(const ArgReader& r, size_t i, const char* what) {
+std::string str_arg(const ArgReader& r, size_t i, const std::string& what) {
   const Value& v = r.required(i);
-  if (!v.is(ObjKind::Str)) Interp::fail("TypeError", fmt::format("{} must be str, not {}", what, type_name(v)), r.span());
+  if (!v.is(ObjKind::Str))
+    Interp::fail("TypeError", fmt::format("{}{}must be str, not {}", what, what.empty() ? "" : " ", type_name(v)), r.span());
   return v.as<Str>()->value;
 }
 
-void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_t& end) {
+void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_t& end, bool none_ok) {
   for (size_t k = i; k < i + 2; ++k)
-    if (r.has(k) && !r.get(k).is_none() && !r.get(k).is_int() && !r.get(k).is_bool())
-      Interp::fail("TypeError", "slice indices must be integers or None or have an __index__ method", r.span());
+    if (r.has(k) && !(none_ok && r.get(k).is_none()) && !r.get(k).is_int() && !r.get(k).is_bool())
+      Interp::fail("TypeError", none_ok ? "slice indices must be integers or None or have an __index__ method"
+                                        : "slice indices must be integers or have an __index__ method", r.span());
   start = r.int_or(i, 0);
   end = r.int_or(i + 1, n);
   if (end > n) end = n;
   if (end < 0) end = std::max<int64_t>(0, end + n);
   if (start < 0) start = std::max<int64_t>(0, start + n);
+}
+
+void no_args(const CallArgs& a, const char* qualname) {
+  if (!a.pos.empty()) Interp::fail("TypeError", fmt::format("{}() takes no arguments ({} given)", qualname, a.pos.size()), a.span);
+  if (!a.kw.empty()) Interp::fail("TypeError", fmt::format("{}() takes no keyword arguments", qualname), a.span);
 }
 
 Value builtin_method(Interp&, const Value& self, Atom name) {

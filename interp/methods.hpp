@@ -21,6 +21,9 @@ const MethodTable& tuple_methods();      // methods_list.cpp
 // `dict.fromkeys(keys, value=None)`, reached as an attribute of the `dict` builtin (methods_dict.cpp).
 Value dict_fromkeys(Interp& in, CallArgs& a);
 
+// obj[key] for a key that is already a value (str.format's "{0[key]}"); the evaluator's indexing (sequence.cpp).
+Value index_key(Interp& in, const Value& obj, const Value& key, const Span& where);
+
 // `d |= other` (other a dict or key/value pairs, Python's errors) and `a | b` for two dicts (methods_dict.cpp).
 void dict_update_from(Interp& in, Dict& d, const Value& other, const Span& where);
 Value dict_merged(Interp& in, const Value& a, const Value& b, const Span& where);
@@ -29,11 +32,15 @@ Value dict_merged(Interp& in, const Value& a, const Value& b, const Span& where)
 void add_str_split_methods(MethodTable& t);    // split rsplit partition rpartition splitlines strip* join expandtabs
 void add_str_format_methods(MethodTable& t);   // format format_map
 
-// A str receiver's text; the [i]th argument as a str, or TypeError naming the method ("must be str, not int").
+// A str receiver's text; the [i]th argument as a str, or Python's TypeError "[what ]must be str, not int".
 inline const std::string& text(const Value& self) { return self.as<Str>()->value; }
-std::string str_arg(const ArgReader& r, size_t i, const char* what);
+std::string str_arg(const ArgReader& r, size_t i, const std::string& what);
 
-// Python's start/end clamping of str.find/count/index/startswith over a length-n sequence (arguments i, i+1).
-void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_t& end);
+// Python's start/end clamping of find/count/index/startswith over a length-n sequence (arguments i, i+1);
+// str methods take none for a bound, list/tuple.index do not (their messages differ accordingly).
+void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_t& end, bool none_ok = true);
+
+// A method that takes no arguments: Python's TypeError "str.upper() takes no arguments (1 given)" otherwise.
+void no_args(const CallArgs& a, const char* qualname);
 
 }  // namespace amps::interp

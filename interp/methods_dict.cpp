@@ -31,7 +31,7 @@ void merge_pairs(Interp& in, Dict& d, const Value& src, const Span& where) {
 }
 
 std::vector<Value> column(const Value& s, CallArgs& a, const char* fn, int which) {
-  ArgReader r(a, fn, {});
+  no_args(a, fn);
   std::vector<Value> out;
   for (auto& [k, v] : dict(s).entries) out.push_back(which == 0 ? k : which == 1 ? v : make_tuple({k, v}));
   return out;
@@ -84,9 +84,9 @@ Value dict_fromkeys(Interp& in, CallArgs& a) {
 
 const MethodTable& dict_methods() {
   static const MethodTable t = {
-      {"keys", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "keys", 0)); }},
-      {"values", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "values", 1)); }},
-      {"items", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "items", 2)); }},
+      {"keys", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "dict.keys", 0)); }},
+      {"values", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "dict.values", 1)); }},
+      {"items", [](Interp&, const Value& s, CallArgs& a) { return make_list(column(s, a, "dict.items", 2)); }},
       {"get", [](Interp&, const Value& s, CallArgs& a) {
          ArgReader r(a, "get", {"key", "default"});
          check_hashable(r.required(0));
@@ -95,7 +95,7 @@ const MethodTable& dict_methods() {
        }},
       {"pop", dict_pop},
       {"popitem", [](Interp&, const Value& s, CallArgs& a) {
-         ArgReader r(a, "popitem", {});
+         no_args(a, "dict.popitem");
          if (dict(s).entries.empty()) Interp::fail("KeyError", "'popitem(): dictionary is empty'", a.span);
          auto [k, v] = dict(s).entries.back();
          dict(s).erase(k);
@@ -112,13 +112,13 @@ const MethodTable& dict_methods() {
       {"update", dict_update},
       {"fromkeys", [](Interp& in, const Value&, CallArgs& a) { return dict_fromkeys(in, a); }},
       {"copy", [](Interp&, const Value& s, CallArgs& a) {
-         ArgReader r(a, "copy", {});
+         no_args(a, "dict.copy");
          auto d = make<Dict>();
          for (auto& [k, v] : dict(s).entries) d->set(k, v);
          return Value(d);
        }},
       {"clear", [](Interp&, const Value& s, CallArgs& a) {
-         ArgReader r(a, "clear", {});
+         no_args(a, "dict.clear");
          dict(s).entries.clear();
          dict(s).index.clear();
          return Value();

@@ -14,7 +14,7 @@ int64_t index_in(Interp& in, const std::vector<Value>& v, CallArgs& a, const cha
   ArgReader r(a, fn, {"x", "start", "end"});
   const Value& x = r.required(0);
   int64_t b = 0, e = 0;
-  clamp_range(r, 1, int64_t(v.size()), b, e);
+  clamp_range(r, 1, int64_t(v.size()), b, e, false);
   for (int64_t i = b; i < e && i < int64_t(v.size()); ++i)
     if (values_equal(in, v[i], x)) return i;
   return -1;
@@ -34,7 +34,7 @@ Value list_pop(Interp&, const Value& s, CallArgs& a) {
 
 // Python's sort: keyword-only key/reverse, each key computed once, stable in both directions.
 Value list_sort(Interp& in, const Value& s, CallArgs& a) {
-  if (!a.pos.empty()) Interp::fail("TypeError", "sort() takes no positional arguments (use key= and reverse=)", a.span);
+  if (!a.pos.empty()) Interp::fail("TypeError", "sort() takes no positional arguments", a.span);
   ArgReader r(a, "sort", {"key", "reverse"});
   Value key = r.has(0) ? r.get(0) : Value();
   bool rev = r.has(1) && !r.get(1).is_none() && in.truthy(r.get(1));
@@ -87,9 +87,9 @@ const MethodTable& list_methods() {
          return Value(int64_t(std::count_if(items(s).begin(), items(s).end(), [&](const Value& v) { return values_equal(in, v, r.required(0)); })));
        }},
       {"sort", list_sort},
-      {"reverse", [](Interp&, const Value& s, CallArgs& a) { ArgReader r(a, "reverse", {}); std::reverse(items(s).begin(), items(s).end()); return Value(); }},
-      {"copy", [](Interp&, const Value& s, CallArgs& a) { ArgReader r(a, "copy", {}); return make_list(items(s)); }},
-      {"clear", [](Interp&, const Value& s, CallArgs& a) { ArgReader r(a, "clear", {}); items(s).clear(); return Value(); }},
+      {"reverse", [](Interp&, const Value& s, CallArgs& a) { no_args(a, "list.reverse"); std::reverse(items(s).begin(), items(s).end()); return Value(); }},
+      {"copy", [](Interp&, const Value& s, CallArgs& a) { no_args(a, "list.copy"); return make_list(items(s)); }},
+      {"clear", [](Interp&, const Value& s, CallArgs& a) { no_args(a, "list.clear"); items(s).clear(); return Value(); }},
   };
   return t;
 }

@@ -18,7 +18,7 @@ U chars(const Value& self) { return utf8_decode(text(self)); }
 // The index of [sub] in self[start:end] searching forward (or backward), -1 when absent.
 int64_t locate(const Value& s, CallArgs& a, const char* fn, bool backward) {
   ArgReader r(a, fn, {"sub", "start", "end"});
-  U hay = chars(s), sub = utf8_decode(str_arg(r, 0, fmt::format("{}() argument 1", fn).c_str()));
+  U hay = chars(s), sub = utf8_decode(str_arg(r, 0, ""));
   int64_t b = 0, e = 0;
   clamp_range(r, 1, int64_t(hay.size()), b, e);
   if (e - b < int64_t(sub.size())) return -1;
@@ -29,7 +29,7 @@ int64_t locate(const Value& s, CallArgs& a, const char* fn, bool backward) {
 
 Value count(Interp&, const Value& s, CallArgs& a) {
   ArgReader r(a, "count", {"sub", "start", "end"});
-  U hay = chars(s), sub = utf8_decode(str_arg(r, 0, "count() argument 1"));
+  U hay = chars(s), sub = utf8_decode(str_arg(r, 0, ""));
   int64_t b = 0, e = 0;
   clamp_range(r, 1, int64_t(hay.size()), b, e);
   if (e - b < int64_t(sub.size())) return Value(int64_t(0));
@@ -49,9 +49,10 @@ Value affix_test(const Value& s, CallArgs& a, const char* fn, bool at_end) {
   int64_t b = 0, e = 0;
   clamp_range(r, 1, int64_t(hay.size()), b, e);
   for (const Value& o : options) {
+    if (!o.is(ObjKind::Str) && what.is(ObjKind::Tuple))
+      Interp::fail("TypeError", fmt::format("tuple for {} must only contain str, not {}", fn, type_name(o)), a.span);
     if (!o.is(ObjKind::Str))
-      Interp::fail("TypeError", fmt::format("{} first arg must be str or a tuple of str, not {}", fn,
-                                            type_name(what.is(ObjKind::Tuple) ? o : what)), a.span);
+      Interp::fail("TypeError", fmt::format("{} first arg must be str or a tuple of str, not {}", fn, type_name(o)), a.span);
     U x = utf8_decode(text(o));
     if (b > int64_t(hay.size()) || e - b < int64_t(x.size())) continue;
     if (hay.compare(at_end ? size_t(e) - x.size() : size_t(b), x.size(), x) == 0) return Value(true);
@@ -81,21 +82,21 @@ U title(U s) {
 }
 
 Value case_map(const Value& s, CallArgs& a, const char* fn, U (*f)(U)) {
-  ArgReader r(a, fn, {});
+  no_args(a, (std::string("str.") + fn).c_str());
   return make_str(utf8_encode(f(chars(s))));
 }
 
 // ---- character classes: each is false for "" except isascii/isprintable.
 template <class Pred>
 Value all_chars(const Value& s, CallArgs& a, const char* fn, bool empty, Pred p) {
-  ArgReader r(a, fn, {});
+  no_args(a, (std::string("str.") + fn).c_str());
   U u = chars(s);
   if (u.empty()) return Value(empty);
   return Value(std::all_of(u.begin(), u.end(), p));
 }
 
 Value istitle(const Value& s, CallArgs& a) {
-  ArgReader r(a, "istitle", {});
+  no_args(a, "str.istitle");
   bool prev_cased = false, any = false;
   for (char32_t c : chars(s)) {
     if (uc_is_upper(c) && prev_cased) return Value(false);
@@ -108,7 +109,7 @@ Value istitle(const Value& s, CallArgs& a) {
 
 // isupper/islower: at least one cased character, and no cased character of the other case.
 Value case_test(const Value& s, CallArgs& a, const char* fn, bool want_upper) {
-  ArgReader r(a, fn, {});
+  no_args(a, (std::string("str.") + fn).c_str());
   bool any = false;
   for (char32_t c : chars(s)) {
     if (want_upper ? uc_is_lower(c) : uc_is_upper(c)) return Value(false);
@@ -173,7 +174,7 @@ Value replace(Interp&, const Value& s, CallArgs& a) {
 
 Value strip_affix(const Value& s, CallArgs& a, const char* fn, bool suffix) {
   ArgReader r(a, fn, {suffix ? "suffix" : "prefix"});
-  std::string x = str_arg(r, 0, fmt::format("{}() argument", fn).c_str());
+  std::string x = str_arg(r, 0, fmt::format("{}() argument", fn));
   const std::string& t = text(s);
   if (suffix) return make_str(t.ends_with(x) ? t.substr(0, t.size() - x.size()) : t);
   return make_str(t.starts_with(x) ? t.substr(x.size()) : t);
@@ -222,7 +223,7 @@ MethodTable make_table() {
       {"isupper", [](Interp&, const Value& s, CallArgs& a) { return case_test(s, a, "isupper", true); }},
       {"islower", [](Interp&, const Value& s, CallArgs& a) { return case_test(s, a, "islower", false); }},
       {"istitle", [](Interp&, const Value& s, CallArgs& a) { return istitle(s, a); }},
-      {"isidentifier", [](Interp&, const Value& s, CallArgs& a) { ArgReader r(a, "isidentifier", {}); return Value(is_ident(chars(s))); }},
+      {"isidentifier", [](Interp&, const Value& s, CallArgs& a) { no_args(a, "str.isidentifier"); return Value(is_ident(chars(s))); }},
       {"ljust", [](Interp&, const Value& s, CallArgs& a) { return pad(s, a, "ljust", -1); }},
       {"rjust", [](Interp&, const Value& s, CallArgs& a) { return pad(s, a, "rjust", 1); }},
       {"center", [](Interp&, const Value& s, CallArgs& a) { return pad(s, a, "center", 0); }},

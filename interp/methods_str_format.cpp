@@ -28,7 +28,7 @@ bool all_digits(std::string_view s) {
 
 // The value the leading arg_name ("", "0", "name") of a field names.
 Value lookup_arg(Interp& in, FormatArgs& f, std::string_view name) {
-  if (!name.empty() && !all_digits(name)) return in.index_key(f.mapping, make_str(std::string(name)), f.span);
+  if (!name.empty() && !all_digits(name)) return index_key(in, f.mapping, make_str(std::string(name)), f.span);
   if (!f.positional) value_error(f, "Format string contains positional fields");
   size_t i;
   if (name.empty()) {
@@ -59,7 +59,7 @@ Value resolve_field(Interp& in, FormatArgs& f, std::string_view name) {
       if (j == std::string_view::npos) value_error(f, "expected '}' before end of string");
       std::string_view key = name.substr(i + 1, j - i - 1);
       if (key.empty()) value_error(f, "Empty attribute in format string");
-      v = in.index_key(v, all_digits(key) ? Value(int64_t(std::stoll(std::string(key)))) : make_str(std::string(key)), f.span);
+      v = index_key(in, v, all_digits(key) ? Value(int64_t(std::stoll(std::string(key)))) : make_str(std::string(key)), f.span);
       i = j + 1;
       if (i < name.size() && name[i] != '.' && name[i] != '[') value_error(f, "Only '.' or '[' may follow ']' in format field specifier");
     } else {

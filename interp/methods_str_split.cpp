@@ -50,7 +50,8 @@ Value split_impl(const Value& s, CallArgs& a, const char* fn, bool from_right) {
   int64_t max = r.int_or(1, -1);
   U u = utf8_decode(text(s));
   bool ws = !r.has(0) || r.get(0).is_none();
-  U sep = ws ? U() : utf8_decode(str_arg(r, 0, "must be str or None,"));
+  if (!ws && !r.get(0).is(ObjKind::Str)) Interp::fail("TypeError", "must be str or None, not " + type_name(r.get(0)), a.span);
+  U sep = ws ? U() : utf8_decode(text(r.get(0)));
   if (!ws && sep.empty()) Interp::fail("ValueError", "empty separator", a.span);
   if (from_right) u = reversed(u), sep = reversed(sep);
   std::vector<U> parts = ws ? split_ws(u, max) : split_sep(u, sep, max);
@@ -63,7 +64,7 @@ Value split_impl(const Value& s, CallArgs& a, const char* fn, bool from_right) {
 
 Value partition(const Value& s, CallArgs& a, const char* fn, bool from_right) {
   ArgReader r(a, fn, {"sep"});
-  std::string sep = str_arg(r, 0, "must be str,");
+  std::string sep = str_arg(r, 0, "");
   if (sep.empty()) Interp::fail("ValueError", "empty separator", a.span);
   const std::string& t = text(s);
   size_t p = from_right ? t.rfind(sep) : t.find(sep);
