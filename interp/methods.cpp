@@ -14,11 +14,36 @@ const MethodTable* table_for(const Value& v) {
   return nullptr;
 }
 
-// Class-level methods reached through a builtin constructor (`dict.fromkeys`).
+// The table and object kind of a builtin constructor named [type] ("str", "list", ...), or null.
+const MethodTable* constructor_table(const std::string& type, ObjKind& kind) {
+  if (type == "list") return kind = ObjKind::List, &list_methods();
+  if (type == "dict") return kind = ObjKind::Dict, &dict_methods();
+  if (type == "str") return kind = ObjKind::Str, &str_methods();
+  if (type == "tuple") return kind = ObjKind::Tuple, &tuple_methods();
+  return nullptr;
+}
+
+// Methods reached through a builtin constructor: `dict.fromkeys(keys)`, and unbound methods such as `str.lower`
+// (`sorted(names, key=str.lower)`), which take the receiver as their first argument.
 Value constructor_method(const Value& self, Atom name) {
-  if (self.is(ObjKind::Native) && self.as<Native>()->name == "dict" && *name == "fromkeys")
-    return make<Native>("fromkeys", dict_fromkeys);
-  return Value::undef();
+  if (!self.is(ObjKind::Native)) return Value::undef();
+  const std::string type = self.as<Native>()->name;
+  if (type == "dict" && *name == "fromkeys") return make<Native>("fromkeys", dict_fromkeys);
+  ObjKind kind;
+  const MethodTable* t = constructor_table(type, kind);
+  auto it = t ? t->find(*name) : MethodTable::const_iterator();
+  if (!t || it == t->end()) return Value::undef();
+  MethodFn fn = it->second;
+  std::string method = *name;
+  return make<Native>(type + "." + method, [fn, kind, type, method](Interp& in, CallArgs& a) {
+    if (a.pos.empty()) Interp::fail("TypeError", fmt::format("unbound method {}.{}() needs an argument", type, method), a.span);
+    Value self = a.pos.front();
+    if (!self.is(kind))
+      Interp::fail("TypeError", fmt::format("descriptor '{}' for '{}' objects doesn't apply to a '{}' object", method, type,
+                                            type_name(self)), a.span);
+    a.pos.erase(a.pos.begin());
+    return fn(in, self, a);
+  });
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ STR_SEARCH = [
     '"banana".replace("a", "o", 2)', '"banana".replace("", "-")', '"banana".replace("", "-", 3)', '"aaa".replace("a", "aa")',
     '"model.layer1.weight".removeprefix("model.")', '"model.layer1.weight".removesuffix(".weight")',
     '"abc".removeprefix("x")', '"abc".removesuffix(5)', '"é" in "café"', '"x" not in "café"',
+    'sorted(["b", "C", "a"], key=str.lower)', 'list(map(str.strip, [" a ", "b "]))', 'str.join("-", ["x", "y"])',
+    'str.upper(5)', 'str.upper()', 'list.count([1, 1], 1)', 'dict.get({"a": 1}, "a")', 'tuple.index((1, 2), 2)',
     '"ab" * 3', '3 * "ab"', '"ab" * -1', '"abc" < "abd"', '"B" < "a"', '"abc" >= "ab"',
 ]
 STR_CASE = [
