@@ -67,6 +67,12 @@ void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_
   if (start < 0) start = std::max<int64_t>(0, start + n);
 }
 
+const Value& one_arg(const CallArgs& a, const char* qualname) {
+  if (!a.kw.empty()) Interp::fail("TypeError", fmt::format("{}() takes no keyword arguments", qualname), a.span);
+  if (a.pos.size() != 1) Interp::fail("TypeError", fmt::format("{}() takes exactly one argument ({} given)", qualname, a.pos.size()), a.span);
+  return a.pos[0];
+}
+
 void no_args(const CallArgs& a, const char* qualname) {
   if (!a.pos.empty()) Interp::fail("TypeError", fmt::format("{}() takes no arguments ({} given)", qualname, a.pos.size()), a.span);
   if (!a.kw.empty()) Interp::fail("TypeError", fmt::format("{}() takes no keyword arguments", qualname), a.span);

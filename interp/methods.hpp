@@ -40,6 +40,10 @@ std::string str_arg(const ArgReader& r, size_t i, const std::string& what);
 // str methods take none for a bound, list/tuple.index do not (their messages differ accordingly).
 void clamp_range(const ArgReader& r, size_t i, int64_t n, int64_t& start, int64_t& end, bool none_ok = true);
 
+// A method that takes exactly one positional argument: it, or Python's TypeError
+// "list.append() takes exactly one argument (2 given)".
+const Value& one_arg(const CallArgs& a, const char* qualname);
+
 // A method that takes no arguments: Python's TypeError "str.upper() takes no arguments (1 given)" otherwise.
 void no_args(const CallArgs& a, const char* qualname);
 

@@ -52,11 +52,10 @@ Value list_sort(Interp& in, const Value& s, CallArgs& a) {
 
 const MethodTable& list_methods() {
   static const MethodTable t = {
-      {"append", [](Interp&, const Value& s, CallArgs& a) { ArgReader r(a, "append", {"x"}); items(s).push_back(r.required(0)); return Value(); }},
+      {"append", [](Interp&, const Value& s, CallArgs& a) { items(s).push_back(one_arg(a, "list.append")); return Value(); }},
       {"extend", [](Interp& in, const Value& s, CallArgs& a) {
-         ArgReader r(a, "extend", {"iterable"});
          std::vector<Value> add;
-         in.iterate(r.required(0), a.span, [&](Value v) { add.push_back(std::move(v)); return true; });
+         in.iterate(one_arg(a, "list.extend"), a.span, [&](Value v) { add.push_back(std::move(v)); return true; });
          items(s).insert(items(s).end(), add.begin(), add.end());
          return Value();
        }},
@@ -71,10 +70,10 @@ const MethodTable& list_methods() {
          return Value();
        }},
       {"remove", [](Interp& in, const Value& s, CallArgs& a) {
-         ArgReader r(a, "remove", {"x"});
+         const Value& x = one_arg(a, "list.remove");
          auto& v = items(s);
          for (size_t i = 0; i < v.size(); ++i)
-           if (values_equal(in, v[i], r.required(0))) { v.erase(v.begin() + i); return Value(); }
+           if (values_equal(in, v[i], x)) { v.erase(v.begin() + i); return Value(); }
          Interp::fail("ValueError", "list.remove(x): x not in list", a.span);
        }},
       {"index", [](Interp& in, const Value& s, CallArgs& a) {
@@ -83,8 +82,8 @@ const MethodTable& list_methods() {
          return Value(i);
        }},
       {"count", [](Interp& in, const Value& s, CallArgs& a) {
-         ArgReader r(a, "count", {"x"});
-         return Value(int64_t(std::count_if(items(s).begin(), items(s).end(), [&](const Value& v) { return values_equal(in, v, r.required(0)); })));
+         const Value& x = one_arg(a, "list.count");
+         return Value(int64_t(std::count_if(items(s).begin(), items(s).end(), [&](const Value& v) { return values_equal(in, v, x); })));
        }},
       {"sort", list_sort},
       {"reverse", [](Interp&, const Value& s, CallArgs& a) { no_args(a, "list.reverse"); std::reverse(items(s).begin(), items(s).end()); return Value(); }},
@@ -97,9 +96,9 @@ const MethodTable& list_methods() {
 const MethodTable& tuple_methods() {
   static const MethodTable t = {
       {"count", [](Interp& in, const Value& s, CallArgs& a) {
-         ArgReader r(a, "count", {"x"});
+         const Value& x = one_arg(a, "tuple.count");
          auto& v = s.as<Tuple>()->items;
-         return Value(int64_t(std::count_if(v.begin(), v.end(), [&](const Value& x) { return values_equal(in, x, r.required(0)); })));
+         return Value(int64_t(std::count_if(v.begin(), v.end(), [&](const Value& y) { return values_equal(in, y, x); })));
        }},
       {"index", [](Interp& in, const Value& s, CallArgs& a) {
          int64_t i = index_in(in, s.as<Tuple>()->items, a, "index");

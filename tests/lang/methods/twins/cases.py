@@ -59,7 +59,7 @@ STR_FORMAT = [
 LIST_TUPLE = [
     '[1, 2, 3, 2].index(2, 2)', '[1, 2, 3, 2].index(2, -1)', '[1, 2, 3].index(2, 0, 1)', '[1, 2, 3].index(9)',
     '[1, 2].index(1, "a")', '(1, 2, 3, 2).index(2, 2)', '(1, 2).index(3)', '(1, 2, 2).count(2)', '("a", "b").index("b")',
-    '[].pop()', '[1].pop(5)', '[1].remove(2)', '[3, 1].sort(none)',
+    '[].append()', '[].append(1, 2)', '[].count()', '(1,).count(1, 2)', '[].remove()', '[].extend()', '[].pop()', '[1].pop(5)', '[1].remove(2)', '[3, 1].sort(none)',
 ]
 LIST_SETUP = [
     "let pairs = [(1, 'b'), (0, 'a'), (1, 'a'), (0, 'b')]",
