@@ -84,7 +84,20 @@ DICT_CASES = [
     'd.get("zz", "dflt")', 'd.setdefault("s")', 'd', '{"a": 1}.keys(1)', '"a" in d', 'len(d.items())',
 ]
 
+FORMAT_SPECS = [
+    '"[{:_}]".format(1234567)', '"[{:=+8.2f}]".format(-3.14159)', '"[{:08,}]".format(1)', '"[{:010_d}]".format(-1234)',
+    '"[{:*=10}]".format(-5)', '"[{:#_x}]".format(2 ** 20)', '"[{:#o}]".format(8)', '"[{:#_b}]".format(37)', '"[{:c}]".format(233)',
+    '"[{:n}]".format(1234)', '"[{:n}]".format(1.5)', '"[{:<6}]".format(true)', '"[{:.4}]".format(1234.5678)',
+    '"[{:.3}]".format(2.0)', '"[{:.3}]".format(100.0)', '"[{:.2}]".format("héllo")', '"[{:é^7}]".format("ab")', '"[{:^7}]".format("é")',
+    '"[{:10,.2f}]".format(1234567.891)', '"[{:>12.3e}]".format(-0.000123)', '"[{:.1%}]".format(0.123)', '"[{:+}]".format(0)',
+    '"[{:d}]".format(3.0)', '"[{:s}]".format(7)', '"[{:+}]".format("a")', '"[{: }]".format("a")', '"[{:=5}]".format("a")',
+    '"[{:#}]".format("a")', '"[{:,x}]".format(255)', '"[{:_n}]".format(5)', '"[{:,}]".format("a")', '"[{:.2d}]".format(5)',
+    '"[{:.1s}]".format(true)',
+]
+
 GOLDENS = {
+    "format_specs": ("Python's format-spec mini-language through str.format (the f-string formatter): grouping, '=', "
+                     "zero padding, #, c, n, precision without a type, errors.", [], FORMAT_SPECS),
     "str_search": ("str searching and testing: find/rfind/index/rindex/count with start/end, startswith/endswith "
                    "with tuples, replace(count), removeprefix/removesuffix, in, *, comparisons.", [], STR_SEARCH),
     "str_case_classes": ("str case mapping, character classes and padding (ljust rjust center zfill expandtabs).", [],
