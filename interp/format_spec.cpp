@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "interp/builtins.hpp"
@@ -108,6 +109,12 @@ std::string bare(Interp& in, const Value& v, const Spec& p, const Span& where) {
     double d = v.to_double();
     if (std::isnan(d)) d = std::fabs(d);   // Python never prints "-nan"
     if (!type && p.precision >= 0 && std::isfinite(d)) return general_with_dot(d, core, p);
+    if (p.alt && (type == 'g' || type == 'G')) {   // C's "%#g" keeps the point and trailing zeros as Python's; fmt adds a 0
+      char buf[512];
+      std::snprintf(buf, sizeof buf, (std::string("%") + std::string(p.sign ? 1 : 0, p.sign) + "#.*" + type).c_str(),
+                    int(p.precision < 0 ? 6 : p.precision), d);
+      return buf;
+    }
     if (type == '%') return fmt::format(fmt::runtime("{:" + core + "f}"), d * 100) + "%";
     return fmt::format(fmt::runtime("{:" + core + std::string(type ? 1 : 0, type) + "}"), d);
   }

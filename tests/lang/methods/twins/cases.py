@@ -92,7 +92,8 @@ FORMAT_SPECS = [
     '"[{:10,.2f}]".format(1234567.891)', '"[{:>12.3e}]".format(-0.000123)', '"[{:.1%}]".format(0.123)', '"[{:+}]".format(0)',
     '"[{:d}]".format(3.0)', '"[{:s}]".format(7)', '"[{:+}]".format("a")', '"[{: }]".format("a")', '"[{:=5}]".format("a")',
     '"[{:#}]".format("a")', '"[{:,x}]".format(255)', '"[{:_n}]".format(5)', '"[{:,}]".format("a")', '"[{:.2d}]".format(5)',
-    '"[{:.1s}]".format(true)',
+    '"[{:.1s}]".format(true)', '"[{:#.3g}]".format(255)', '"[{:#g}]".format(1.5)', '"[{:06.2f}]".format(-float("nan"))',
+    '"[{:+}]".format(float("inf"))',
 ]
 
 GOLDENS = {
