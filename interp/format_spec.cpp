@@ -59,11 +59,9 @@ std::string group(std::string s, char sep, int every, const char* digits) {
   return s;
 }
 
-// The value's type as Python's messages name it (a bool formats as int but is named bool).
-thread_local std::string g_type_name;
-
-[[noreturn]] void unknown_code(char type, const Value&, const Span& where) {
-  Interp::fail("ValueError", fmt::format("Unknown format code '{}' for object of type '{}'", type, g_type_name), where);
+// [tname]: the value's type as Python's messages name it (a bool formats as int but is named bool).
+[[noreturn]] void unknown_code(char type, const std::string& tname, const Span& where) {
+  Interp::fail("ValueError", fmt::format("Unknown format code '{}' for object of type '{}'", type, tname), where);
 }
 
 // A float under a precision and no type: Python's 'g' that keeps a digit after the point ("2.0", not "2"), and so
@@ -86,13 +84,13 @@ std::string general_with_dot(double d, const std::string& core, const Spec& p) {
 }
 
 // The value alone, formatted by fmt with the spec's sign, '#', precision and type.
-std::string bare(Interp& in, const Value& v, const Spec& p, const Span& where) {
+std::string bare(Interp& in, const Value& v, const std::string& tname, const Spec& p, const Span& where) {
   std::string core;
   if (p.sign) core += p.sign;
   if (p.alt) core += '#';
   if (p.precision >= 0) core += "." + std::to_string(p.precision);
   if (v.is(ObjKind::Str) || !v.is_number()) {
-    if (p.type && p.type != 's') unknown_code(p.type, v, where);
+    if (p.type && p.type != 's') unknown_code(p.type, tname, where);
     if (p.sign) Interp::fail("ValueError", p.sign == ' ' ? "Space not allowed in string format specifier" : "Sign not allowed in string format specifier", where);
     if (p.alt) Interp::fail("ValueError", "Alternate form (#) not allowed in string format specifier", where);
     if (p.align == '=') Interp::fail("ValueError", "'=' alignment not allowed in string format specifier", where);
@@ -105,7 +103,7 @@ std::string bare(Interp& in, const Value& v, const Spec& p, const Span& where) {
   }
   char type = p.type == 'n' ? (v.is_float() ? 'g' : 'd') : p.type;
   if (v.is_float() || (type && std::strchr("eEfFgG%", type))) {
-    if (type && !std::strchr("eEfFgG%", type)) unknown_code(p.type, v, where);
+    if (type && !std::strchr("eEfFgG%", type)) unknown_code(p.type, tname, where);
     double d = v.to_double();
     if (std::isnan(d)) d = std::fabs(d);   // Python never prints "-nan"
     if (!type && p.precision >= 0 && std::isfinite(d)) return general_with_dot(d, core, p);
@@ -118,7 +116,7 @@ std::string bare(Interp& in, const Value& v, const Spec& p, const Span& where) {
     if (type == '%') return fmt::format(fmt::runtime("{:" + core + "f}"), d * 100) + "%";
     return fmt::format(fmt::runtime("{:" + core + std::string(type ? 1 : 0, type) + "}"), d);
   }
-  if (type && !std::strchr("bcdoxX", type)) unknown_code(p.type, v, where);
+  if (type && !std::strchr("bcdoxX", type)) unknown_code(p.type, tname, where);
   if (p.precision >= 0) Interp::fail("ValueError", "Precision not allowed in integer format specifier", where);
   if (type == 'c') {   // the character with that code point, UTF-8 encoded
     if (p.sign) Interp::fail("ValueError", "Sign not allowed with integer format specifier 'c'", where);
@@ -178,10 +176,9 @@ std::string format_with_spec(Interp& in, const Value& v0, std::string spec, cons
   if (!parse_spec(spec, p)) Interp::fail("ValueError", "Invalid format specifier '" + spec + "' for object of type '" + type_name(v0) + "'", where);
   Value v = v0.is_bool() ? Value(int64_t(v0.as_bool())) : v0;   // bool formats as int once a spec is given
   bool number = v.is_number();
-  g_type_name = type_name(v0);
   check_grouping(p, number, where);
   try {
-    std::string t = bare(in, v, p, where);
+    std::string t = bare(in, v, type_name(v0), p, where);
     if (p.grouping) {
       bool radix = p.type && std::strchr("xXob", p.type);
       int every = radix ? 4 : 3;
