@@ -26,6 +26,10 @@ std::string format_float(double d);
 // Applies a Python format spec ("[[fill]align][sign][0][width][,][.prec][type]") to a value (interp/format.cpp).
 std::string format_with_spec(Interp& in, const Value& v, std::string spec, const Span& where);
 
+// What formatting sees of [v]: a 0-dim tensor's number, as PyTorch's Tensor.__format__ (f"{loss:.3f}",
+// "{}".format(loss), format(loss, ".2e")); every other value itself (interp/format.cpp).
+Value formatted_value(const Value& v);
+
 // slice.indices(n): Python's (start, stop, step) of [s] over a sequence of length n (interp/sequence.cpp).
 Value slice_indices(const SliceObj& s, int64_t n, const Span& where);
 

@@ -211,9 +211,7 @@ Value b_issubclass(Interp&, CallArgs& a) {
 
 Value b_format(Interp& in, CallArgs& a) {
   ArgReader r(a, "format", {"value", "format_spec"});
-  std::string spec = r.str_or(1, "");
-  if (spec.empty()) return make_str(in.str(r.required(0)));
-  return make_str(format_with_spec(in, r.required(0), spec, a.span));
+  return make_str(format_with_spec(in, r.required(0), r.str_or(1, ""), a.span));
 }
 
 }  // namespace

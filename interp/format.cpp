@@ -1,5 +1,5 @@
 // Text forms of values: repr and str with Python's conventions (amps spells none/true/false),
-// float formatting, Python format specs, and f-string evaluation.
+// float formatting and f-string evaluation (format specs: format_spec.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "interp/builtins.hpp"
 #include "interp/interp.hpp"
 #include "interp/tensor_value.hpp"
 
@@ -127,51 +128,9 @@ std::string Interp::str(const Value& v) {
   return repr(v);
 }
 
-// Inserts thousands separators into the integer part of a formatted number.
-static std::string group_thousands(std::string s) {
-  size_t start = s.find_first_of("0123456789");
-  size_t end = s.find_first_not_of("0123456789", start);
-  if (end == std::string::npos) end = s.size();
-  for (int64_t i = int64_t(end) - 3; i > int64_t(start); i -= 3) s.insert(size_t(i), ",");
-  return s;
-}
-
-// A float formatted as Python does where fmt differs: NaN without its sign bit ("nan", never "-nan"), and inf/nan
-// right-aligned like every number unless the spec aligns them (fmt aligns them left, as text).
-static std::string format_double(std::string spec, double d) {
-  if (std::isnan(d)) d = std::fabs(d);
-  const bool aligned = (!spec.empty() && std::strchr("<>^=", spec[0])) || (spec.size() > 1 && std::strchr("<>^=", spec[1]));
-  if (!std::isfinite(d) && !aligned) spec.insert(0, ">");
-  return fmt::format(fmt::runtime("{:" + spec + "}"), d);
-}
-
-// Applies a Python format spec ("[[fill]align][sign][0][width][,][.prec][type]") to a value.
-std::string format_with_spec(Interp& in, const Value& v, std::string spec, const Span& where) {
-  if (spec.empty()) return in.str(v);
-  bool comma = false;
-  if (auto pos = spec.find(','); pos != std::string::npos) comma = true, spec.erase(pos, 1);
-  char type = spec.empty() ? 0 : spec.back();
-  try {
-    if (type == '%' && v.is_number()) {
-      spec.back() = 'f';
-      return format_double(spec, v.to_double() * 100) + "%";
-    }
-    std::string out;
-    if (v.is_float() || (v.is_number() && std::string("eEfFgG").find(type ? type : ' ') != std::string::npos))
-      out = format_double(spec, v.to_double());
-    else if (v.is_int())
-      out = fmt::format(fmt::runtime("{:" + spec + "}"), v.as_int());
-    else
-      out = fmt::format(fmt::runtime("{:" + spec + "}"), in.str(v));
-    return comma ? group_thousands(out) : out;
-  } catch (const fmt::format_error& e) {
-    Interp::fail("ValueError", fmt::format("invalid format spec '{}' for {}: {}", spec, type_name(v), e.what()), where);
-  }
-}
-
 // A 0-dim tensor formats as its number, as PyTorch's Tensor.__format__ does: f"{loss}" is "0.25", f"{x[0]}" of a
 // uint8 tensor "7" (not "tensor(0.2500)"), and a spec applies to the number (f"{loss:.3f}").
-static Value formatted_value(const Value& v) {
+Value formatted_value(const Value& v) {
   const rt::Tensor* t = tensor_of(v);
   if (!t || t->dim() != 0) return v;
   const rt::Scalar s = t->item();

@@ -7,6 +7,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/interp.hpp"
+#include "interp/methods.hpp"
 #include "interp/tensor_value.hpp"
 
 namespace amps::interp {
@@ -190,6 +191,7 @@ Value binary_op(Interp& in, BinaryOp op, const Value& a, const Value& b, const S
   if (op == BinaryOp::Mod && a.is(ObjKind::Str)) return percent_format(in, a, b, where);
   Value r = sequence_op(op, a, b);
   if (r.is_undef() && op == BinaryOp::Mul && a.is_int()) r = sequence_op(op, b, a);
+  if (r.is_undef() && op == BinaryOp::BitOr && a.is(ObjKind::Dict) && b.is(ObjKind::Dict)) r = dict_merged(in, a, b, where);
   if (r.is_undef()) r = instance_op(in, op, a, b);
   if (r.is_undef()) unsupported(op, a, b, where);
   return r;
@@ -207,6 +209,10 @@ Value augmented_op(Interp& in, BinaryOp op, const Value& a, const Value& b, cons
     });
     auto& items = a.as<List>()->items;
     items.insert(items.end(), more.begin(), more.end());
+    return a;
+  }
+  if (op == BinaryOp::BitOr && a.is(ObjKind::Dict)) {   // d |= other: update in place (other: dict or pairs)
+    dict_update_from(in, *a.as<Dict>(), b, where);
     return a;
   }
   return binary_op(in, op, a, b, where);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/interp.hpp"
+#include "interp/methods.hpp"
 #include "interp/utf8.hpp"
 
 namespace amps::interp {
@@ -141,7 +142,10 @@ static Value index_str(const std::string& s, const Value& key, const Span& where
 Value Interp::index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where) {
   std::vector<Value> keys;
   for (auto& s : subs) keys.push_back(subscript_value(s));
-  Value key = keys.size() == 1 ? keys[0] : make_tuple(keys);
+  return index_key(*this, obj, keys.size() == 1 ? keys[0] : make_tuple(keys), where);
+}
+
+Value index_key(Interp& in, const Value& obj, const Value& key, const Span& where) {
   if (obj.is(ObjKind::List)) return index_seq(obj.as<List>()->items, key, where, "list", make_list);
   if (obj.is(ObjKind::Tuple)) return index_seq(obj.as<Tuple>()->items, key, where, "tuple", make_tuple);
   if (obj.is(ObjKind::Str)) return index_str(obj.as<Str>()->value, key, where);
@@ -154,12 +158,12 @@ Value Interp::index_value(const Value& obj, const std::vector<Subscript>& subs, 
   if (obj.is(ObjKind::Dict)) {
     check_hashable(key);
     Value* v = obj.as<Dict>()->find(key);
-    if (!v) fail("KeyError", repr(key), where);
+    if (!v) Interp::fail("KeyError", in.repr(key), where);
     return *v;
   }
-  Value m = find_attr(obj, intern("__getitem__"));
-  if (m.is_undef()) fail("TypeError", fmt::format("'{}' object is not subscriptable", type_name(obj)), where);
-  return call(m, {key});
+  Value m = in.find_attr(obj, intern("__getitem__"));
+  if (m.is_undef()) Interp::fail("TypeError", fmt::format("'{}' object is not subscriptable", type_name(obj)), where);
+  return in.call(m, {key});
 }
 
 // IndexExpr: obj[subscripts]
