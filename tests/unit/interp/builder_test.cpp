@@ -4,23 +4,14 @@
 #include "interp/ast_printer.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/parser.hpp"
+#include "tests/unit/interp/parse_helpers.hpp"
 
 namespace amps::interp {
 namespace {
 
-SourceRef src(const std::string& text) { return std::make_shared<SourceFile>("t.amps", text, "."); }
-std::string ast(const std::string& text) { return dump_ast(parse_program(src(text))); }
-
-// Parses `text`, expecting a SyntaxError; returns it.
-AmpsError syntax_error(const std::string& text) {
-  try {
-    parse_program(src(text));
-  } catch (const AmpsError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no syntax error for: " << text;
-  return AmpsError("", "");
-}
+using test::ast;
+using test::src;
+using test::syntax_error;
 
 TEST(Builder, PrecedenceShapesTheTree) {
   EXPECT_EQ(ast("let x = 1 + 2 * 3"), "(let x (+ 1 (* 2 3)))\n");

@@ -6,22 +6,19 @@
 #include "interp/ast_printer.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/parser.hpp"
+#include "tests/unit/interp/parse_helpers.hpp"
 #include "interp/resolver.hpp"
 
 namespace amps::interp {
 namespace {
 
-SourceRef src(const std::string& text) { return std::make_shared<SourceFile>("t.amps", text, "."); }
-std::string ast(const std::string& text) { return dump_ast(parse_program(src(text))); }
+using test::ast;
+using test::src;
 
+// The error [text] raises, as "Kind: message".
 std::string syntax_error(const std::string& text) {
-  try {
-    parse_program(src(text));
-  } catch (const AmpsError& e) {
-    return e.kind() + ": " + e.message();
-  }
-  ADD_FAILURE() << "no syntax error for: " << text;
-  return "";
+  AmpsError e = test::syntax_error(text);
+  return e.kind().empty() ? "" : e.kind() + ": " + e.message();
 }
 
 TEST(PythonSyntax, GeneratorExpressions) {
