@@ -3,31 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "amps/amps.hpp"
+#include "tests/unit/stdlib/test_vms.hpp"
 
 namespace amps::stdlib {
 namespace {
 
-// A sandboxed interpreter made through the public API (which installs the stdlib), output captured.
-struct Sandboxed {
-  std::string out, err;
-  Vm vm;
-  Sandboxed() : vm(config(this)) {}
-  static Config config(Sandboxed* s) {
-    Config c;
-    c.sandbox = true;
-    c.write = [s](std::string_view t) { s->out += t; };
-    c.diagnostic = [s](std::string_view t) { s->err += t; };
-    return c;
-  }
-  void run(const std::string& code) {
-    Result r = vm.run(code, "t.amps");
-    ASSERT_TRUE(r) << r.error->diagnostic;
-  }
-  std::string error(const std::string& code) {
-    Result r = vm.run(code, "t.amps");
-    return r ? "no error" : r.error->kind + ": " + r.error->message;
-  }
-};
+using test::Sandboxed;
 
 TEST(StdlibSandbox, FileAccessIsAPermissionError) {
   const char* calls[] = {

@@ -8,6 +8,7 @@
 
 #include "stdlib/data/fashion_mnist.hpp"
 #include "stdlib/data/idx.hpp"
+#include "tests/unit/stdlib/test_vms.hpp"
 
 namespace amps::stdlib::data {
 namespace {
@@ -84,15 +85,7 @@ TEST(Idx, MissingFileIsFileNotFound) {
   EXPECT_TRUE(error_of("/nonexistent/x.gz", 1).starts_with("FileNotFoundError: cannot open '/nonexistent/x.gz'"));
 }
 
-// The interpreter the tensors belong to (no stdlib needed).
-Vm& vm() {
-  static Vm v = [] {
-    Config c;
-    c.no_stdlib = true;
-    return Vm(std::move(c));
-  }();
-  return v;
-}
+Vm& vm() { return test::bare_vm(); }
 
 TEST(FashionMnist, MissingDatasetNamesTheDebianPackage) {
   TempDir d;

@@ -4,25 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "amps/amps.hpp"
+#include "tests/unit/stdlib/test_vms.hpp"
 
 namespace amps::stdlib {
 namespace {
 
-struct Sandboxed {
-  std::string out;
-  Vm vm;
-  Sandboxed() : vm(config(this)) {}
-  static Config config(Sandboxed* s) {
-    Config c;
-    c.sandbox = true;
-    c.write = [s](std::string_view t) { s->out += t; };
-    return c;
-  }
-  std::string error(const std::string& code) {
-    Result r = vm.run(code, "t.amps");
-    return r ? "no error" : r.error->kind + ": " + r.error->message;
-  }
-};
+using test::Sandboxed;
 
 TEST(FilesSandbox, EveryFileAccessIsAPermissionError) {
   const char* calls[] = {

@@ -12,20 +12,14 @@
 #include "stdlib/data/npy.hpp"
 #include "stdlib/data/zip_archive.hpp"
 #include "stdlib/stdlib.hpp"
+#include "tests/unit/stdlib/test_vms.hpp"
 
 namespace amps::stdlib::data {
 namespace {
 
 namespace fs = std::filesystem;
 
-Vm& vm() {
-  static Vm v = [] {
-    Config c;
-    c.no_stdlib = true;
-    return Vm(std::move(c));
-  }();
-  return v;
-}
+Vm& vm() { return test::bare_vm(); }
 
 std::string kind_of(const std::function<void()>& f) {
   try {

@@ -18,21 +18,14 @@
 #include <algorithm>
 
 #include "stdlib/io/safetensors.hpp"
+#include "tests/unit/stdlib/test_vms.hpp"
 
 namespace amps::stdlib::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The interpreter the tensors belong to (no stdlib needed).
-Vm& vm() {
-  static Vm v = [] {
-    Config c;
-    c.no_stdlib = true;
-    return Vm(std::move(c));
-  }();
-  return v;
-}
+Vm& vm() { return test::bare_vm(); }
 
 // A fresh directory under the system temp dir, removed afterwards.
 struct TempDir {
