@@ -14,18 +14,18 @@
 #include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::io {
-namespace {
-
-const char* kind_of_errno(int err) {
+const char* errno_kind(int err, const char* fallback) {
   switch (err) {
     case ENOENT: return "FileNotFoundError";
     case EACCES: case EPERM: return "PermissionError";
     case ENOTDIR: return "NotADirectoryError";
     case EISDIR: return "IsADirectoryError";
     case EEXIST: return "FileExistsError";
-    default: return "IOError";
+    default: return fallback;
   }
 }
+
+namespace {
 
 // Closes a descriptor on scope exit.
 struct Fd {
@@ -51,7 +51,7 @@ void fsync_dir(const std::filesystem::path& dir, const std::string& path) {
 
 void os_error(const char* what, const std::string& path) {
   int err = errno;
-  fail(kind_of_errno(err), fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
+  fail(errno_kind(err, "IOError"), fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
 }
 
 void write_all(int fd, const void* data, size_t n, const std::string& path) {

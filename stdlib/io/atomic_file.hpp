@@ -6,6 +6,10 @@
 
 namespace amps::stdlib::io {
 
+// The amps error kind for an errno: FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError,
+// FileExistsError, else [fallback] (IOError for checkpoints, OSError for open()).
+const char* errno_kind(int err, const char* fallback);
+
 // Raises the amps error for errno after a failed [what] on [path] ("cannot open 'x': ..."):
 // FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError, FileExistsError, else IOError.
 [[noreturn]] void os_error(const char* what, const std::string& path);

@@ -10,21 +10,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "stdlib/io/atomic_file.hpp"
 #include "stdlib/stdlib.hpp"
 
 namespace amps::stdlib::io {
 namespace {
-
-const char* os_kind(int err) {
-  switch (err) {
-    case ENOENT: return "FileNotFoundError";
-    case EACCES: case EPERM: return "PermissionError";
-    case EISDIR: return "IsADirectoryError";
-    case ENOTDIR: return "NotADirectoryError";
-    case EEXIST: return "FileExistsError";
-    default: return "OSError";
-  }
-}
 
 // Python's repr of a str path: single quotes unless it holds one and no double quote.
 std::string quoted(const std::string& s) {
@@ -119,7 +109,7 @@ TextFile::~TextFile() {
 
 void TextFile::os_fail() {
   int err = errno;
-  fail(os_kind(err), errno_message(err, path_));
+  fail(errno_kind(err, "OSError"), errno_message(err, path_));
 }
 
 void TextFile::check_open() const {
