@@ -269,33 +269,6 @@ Value b_round(Interp& in, CallArgs& a) {
   return Value(std::nearbyint(d * scale) / scale);
 }
 
-Value b_enumerate(Interp& in, CallArgs& a) {
-  ArgReader r(a, "enumerate", {"iterable", "start"});
-  int64_t i = r.int_or(1, 0);
-  std::vector<Value> out;
-  in.iterate(r.required(0), a.span, [&](Value v) {
-    out.push_back(make_tuple({Value(i++), std::move(v)}));
-    return true;
-  });
-  return make_list(std::move(out));
-}
-
-Value b_zip(Interp& in, CallArgs& a) {
-  std::vector<std::vector<Value>> cols;
-  size_t n = SIZE_MAX;
-  for (auto& v : a.pos) {
-    cols.push_back(to_vector(in, v, a.span));
-    n = std::min(n, cols.back().size());
-  }
-  std::vector<Value> out;
-  for (size_t i = 0; i < (cols.empty() ? 0 : n); ++i) {
-    std::vector<Value> row;
-    for (auto& c : cols) row.push_back(c[i]);
-    out.push_back(make_tuple(std::move(row)));
-  }
-  return make_list(std::move(out));
-}
-
 Value b_sorted(Interp& in, CallArgs& a) {
   ArgReader r(a, "sorted", {"iterable", "key", "reverse"});
   auto items = to_vector(in, r.required(0), a.span);
@@ -401,8 +374,6 @@ void install_core_builtins(Interp& in) {
   in.def_native("max", [](Interp& i, CallArgs& a) { return extremum(i, a, true); });
   in.def_native("sum", b_sum);
   in.def_native("round", b_round);
-  in.def_native("enumerate", b_enumerate);
-  in.def_native("zip", b_zip);
   in.def_native("sorted", b_sorted);
   in.def_native("reversed", b_reversed);
   in.def_native("hasattr", b_hasattr);

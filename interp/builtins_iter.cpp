@@ -161,6 +161,74 @@ Value b_filter(Interp& in, CallArgs& a) {
   return f;
 }
 
+// enumerate(iterable, start=0): lazy, as Python 3's, so `for (i, (x, y)) in enumerate(loader)` loads one batch at a
+// time (a list of the whole epoch would be built first otherwise).
+struct EnumerateIter : Iterator {
+  std::string type_name() const override { return "enumerate"; }
+  bool next(Interp& in, Value& out) override {
+    Value item;
+    if (!pull(in, source, item, span)) return false;
+    out = make_tuple({Value(index++), std::move(item)});
+    return true;
+  }
+  Value source;
+  int64_t index = 0;
+  Span span;
+};
+
+// zip(*iterables, strict=false): lazy tuples until the shortest input ends; strict=true makes unequal lengths
+// Python's ValueError.
+struct ZipIter : Iterator {
+  std::string type_name() const override { return "zip"; }
+  bool next(Interp& in, Value& out) override {
+    if (sources.empty() || done) return false;
+    std::vector<Value> row(sources.size());
+    for (size_t k = 0; k < sources.size(); ++k) {
+      if (pull(in, sources[k], row[k], span)) continue;
+      done = true;
+      if (strict) check_all_ended(in, k);
+      return false;
+    }
+    out = make_tuple(std::move(row));
+    return true;
+  }
+  // Input [k] ended: under strict every other input must end at the same item.
+  void check_all_ended(Interp& in, size_t k) {
+    if (k > 0)
+      Interp::fail("ValueError", fmt::format("zip() argument {} is shorter than argument{} {}", k + 1,
+                                             k == 1 ? "" : "s", k == 1 ? "1" : fmt::format("1-{}", k)), span);
+    for (size_t j = 1; j < sources.size(); ++j) {
+      Value extra;
+      if (pull(in, sources[j], extra, span))
+        Interp::fail("ValueError", fmt::format("zip() argument {} is longer than argument{} {}", j + 1,
+                                               j == 1 ? "" : "s", j == 1 ? "1" : fmt::format("1-{}", j)), span);
+    }
+  }
+  std::vector<Value> sources;
+  bool strict = false, done = false;
+  Span span;
+};
+
+Value b_enumerate(Interp& in, CallArgs& a) {
+  ArgReader r(a, "enumerate", {"iterable", "start"});
+  auto e = make<EnumerateIter>();
+  e->index = r.int_or(1, 0);
+  e->source = make_iter(in, r.required(0), a.span);
+  e->span = a.span;
+  return e;
+}
+
+Value b_zip(Interp& in, CallArgs& a) {
+  auto z = make<ZipIter>();
+  for (auto& [k, v] : a.kw) {
+    if (*k != "strict") Interp::fail("TypeError", fmt::format("zip() got an unexpected keyword argument '{}'", *k), a.span);
+    z->strict = in.truthy(v);
+  }
+  for (auto& v : a.pos) z->sources.push_back(make_iter(in, v, a.span));
+  z->span = a.span;
+  return z;
+}
+
 // slice(stop) / slice(start, stop[, step]): the object `x[a:b:c]` passes to __getitem__.
 Value b_slice(Interp&, CallArgs& a) {
   if (!a.kw.empty()) Interp::fail("TypeError", "slice() takes no keyword arguments", a.span);
@@ -181,6 +249,8 @@ void install_iter_builtins(Interp& in) {
   in.def_native("map", b_map);
   in.def_native("filter", b_filter);
   in.def_native("slice", b_slice);
+  in.def_native("enumerate", b_enumerate);
+  in.def_native("zip", b_zip);
 }
 
 }  // namespace amps::interp
