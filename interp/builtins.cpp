@@ -354,6 +354,7 @@ void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
 void install_sys_module(Interp& in);
+void install_tensor_type(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -393,6 +394,7 @@ void install_core_builtins(Interp& in) {
   install_set_builtin(in);
   install_descriptor_builtins(in);
   install_sys_module(in);
+  install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);
 }
