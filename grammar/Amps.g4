@@ -11,7 +11,7 @@ block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
 statement
   : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
   | autocastStmt | gradModeStmt | withStmt | importStmt | returnStmt | breakStmt | continueStmt
-  | assertStmt | raiseStmt | passStmt | exprStmt
+  | assertStmt | raiseStmt | passStmt | scopeStmt | exprStmt
   ;
 
 letStmt      : LET pattern ('=' expr)? ;
@@ -64,6 +64,9 @@ continueStmt : CONTINUE ;
 assertStmt   : ASSERT expr (',' expr)? ;
 raiseStmt    : RAISE expr? ;
 passStmt     : PASS ;
+// Python's `global x, y` / `nonlocal x`: amps already assigns to the declared outer variable, so these only check
+// that one exists (docs/language.md §7.4).
+scopeStmt    : kw=(GLOBAL | NONLOCAL) name (',' name)* ;
 
 // --------------------------------------------------------------- expressions
 expr         : orExpr (IF orExpr ELSE expr)?            # ternary
@@ -151,7 +154,7 @@ NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enab
 IMPORT: 'import'; AS: 'as'; WITH: 'with'; RETURN: 'return'; BREAK: 'break';
 CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
 AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
-SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda';
+SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda'; GLOBAL: 'global'; NONLOCAL: 'nonlocal';
 
 FLOAT   : DIGITS '.' DIGITS? EXPONENT? | DIGITS EXPONENT | '.' DIGITS EXPONENT? ;
 INT     : DIGITS | '0' [xX] [0-9a-fA-F_]+ ;

@@ -174,7 +174,7 @@ struct SuperExpr : Expr {
 // ---------------------------------------------------------------- statements
 enum class StmtKind : uint8_t {
   Expr, Let, Assign, AugAssign, Fn, Class, If, While, For, Try, Autocast, GradMode, Import,
-  Return, Break, Continue, Assert, Raise, Pass, With,
+  Return, Break, Continue, Assert, Raise, Pass, With, Scope,
 };
 
 struct Stmt {
@@ -297,6 +297,13 @@ struct AssertStmt : Stmt {
 };
 struct RaiseStmt : Stmt { RaiseStmt(Span s, ExprPtr v) : Stmt(StmtKind::Raise, s), value(std::move(v)) {} ExprPtr value; };
 struct SimpleStmt : Stmt { SimpleStmt(StmtKind k, Span s) : Stmt(k, s) {} };   // break, continue, pass
+// `global x, y` / `nonlocal x`: checked by the resolver, nothing to run.
+struct ScopeStmt : Stmt {
+  ScopeStmt(Span s, bool nl) : Stmt(StmtKind::Scope, s), nonlocal(nl) {}
+  bool nonlocal;
+  std::vector<Atom> names;
+  std::vector<Span> spans;
+};
 
 // A parsed unit: the statements of a file, an `-e` string or one REPL entry.
 struct Program {

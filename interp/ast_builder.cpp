@@ -59,7 +59,7 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
   }
 }
 
-// returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt
+// returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt | scopeStmt
 StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
   Span s = span(ctx);
   switch (ctx->getRuleIndex()) {
@@ -74,6 +74,12 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
     case P::RuleRaiseStmt: {
       auto* c = static_cast<P::RaiseStmtContext*>(ctx);
       return std::make_unique<RaiseStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+    }
+    case P::RuleScopeStmt: {
+      auto* c = static_cast<P::ScopeStmtContext*>(ctx);
+      auto st = std::make_unique<ScopeStmt>(s, c->kw->getType() == P::NONLOCAL);
+      for (auto* n : c->name()) st->names.push_back(intern(n->getText())), st->spans.push_back(span(n));
+      return st;
     }
     case P::RuleBreakStmt: return std::make_unique<SimpleStmt>(StmtKind::Break, s);
     case P::RuleContinueStmt: return std::make_unique<SimpleStmt>(StmtKind::Continue, s);

@@ -163,6 +163,12 @@ std::string stmt(const Stmt& s, int indent) {
       auto& n = static_cast<const AssertStmt&>(s);
       return "(assert " + dump_expr(*n.cond) + opt(n.message) + ")";
     }
+    case StmtKind::Scope: {
+      auto& n = static_cast<const ScopeStmt&>(s);
+      std::string out = n.nonlocal ? "(nonlocal" : "(global";
+      for (Atom a : n.names) out += " " + *a;
+      return out + ")";
+    }
     case StmtKind::Break: return "(break)";
     case StmtKind::Continue: return "(continue)";
     case StmtKind::Pass: return "(pass)";

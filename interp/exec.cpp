@@ -93,7 +93,8 @@ Flow Interp::exec_simple(const Stmt& s) {
     }
     case StmtKind::Break: return Flow::Break;
     case StmtKind::Continue: return Flow::Continue;
-    case StmtKind::Pass: return Flow::Normal;
+    case StmtKind::Pass:
+    case StmtKind::Scope: return Flow::Normal;   // global/nonlocal: checked by the resolver
     // AssertStmt: AssertionError with the message (or the condition's source)
     case StmtKind::Assert: {
       auto& n = static_cast<const AssertStmt&>(s);

@@ -299,6 +299,7 @@ class Resolver {
         if (n.value) expr(*n.value);
         break;
       }
+      case StmtKind::Scope: scope_stmt(static_cast<ScopeStmt&>(s)); break;
       case StmtKind::Break:
       case StmtKind::Continue:
         if (scope_->loops == 0)
@@ -316,6 +317,33 @@ class Resolver {
         break;
       }
       default: break;
+    }
+  }
+
+  // `global x` / `nonlocal x`: amps assigns to the declared outer variable without them, so they check that it
+  // exists where Python would look (the module; an enclosing function) and that this function does not declare its
+  // own x, which would hide it.
+  void scope_stmt(const ScopeStmt& n) {
+    const char* kw = n.nonlocal ? "nonlocal" : "global";
+    for (size_t i = 0; i < n.names.size(); ++i) {
+      Atom name = n.names[i];
+      const Span& at = n.spans[i];
+      if (scope_->kind == Scope::Kind::Module) {
+        if (n.nonlocal) fail("SyntaxError", "nonlocal declaration not allowed at module level", at);
+        continue;   // `global x` at the top level changes nothing, as in Python
+      }
+      if (scope_->slots->count(name))
+        fail("SyntaxError", fmt::format("name '{}' is a local of this function (a parameter or `let`) and also "
+                                        "declared {}; drop one of them", *name, kw), at);
+      Scope* target = nullptr;
+      for (Scope* sc = scope_->parent; sc && !target; sc = sc->parent) {
+        bool fits = n.nonlocal ? sc->kind == Scope::Kind::Function : sc->kind == Scope::Kind::Module;
+        if (fits && sc->slots->count(name)) target = sc;
+      }
+      if (target) continue;
+      if (n.nonlocal) fail("SyntaxError", fmt::format("no binding for nonlocal '{}' found", *name), at);
+      fail("NameError", fmt::format("global '{}' names no module-level variable; declare it at the top level with "
+                                    "`let {} = ...` before this function", *name, *name), at);
     }
   }
 
