@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/interp.hpp"
+#include "interp/tensor_value.hpp"
 #include "interp/methods.hpp"
 #include "interp/utf8.hpp"
 
@@ -90,8 +91,9 @@ struct SliceBounds { int64_t start, stop, step, count; };
 static SliceBounds slice_bounds(const SliceObj& s, int64_t n, const Span& where) {
   auto num = [&](const Value& v, int64_t dflt) {
     if (v.is_none()) return dflt;
-    if (!v.is_int() && !v.is_bool()) Interp::fail("TypeError", "slice indices must be integers or none, not " + type_name(v), where);
-    return v.as_int();
+    int64_t i = 0;
+    if (!index_value_of(v, i)) Interp::fail("TypeError", bad_slice_bound(v), where);
+    return i;
   };
   int64_t step = num(s.step, 1);
   if (step == 0) Interp::fail("ValueError", "slice step cannot be zero", where);
@@ -121,8 +123,10 @@ static Value index_seq(const Seq& items, const Value& key, const Span& where, co
     for (int64_t i = 0; i < b.count; ++i) out.push_back(items[b.start + i * b.step]);
     return make_seq(std::move(out));
   }
-  if (!key.is_int() && !key.is_bool()) Interp::fail("TypeError", fmt::format("{} indices must be integers or slices, not {}", what, type_name(key)), where);
-  int64_t i = key.as_int(), n = int64_t(items.size());
+  int64_t i = 0, n = int64_t(items.size());
+  if (!index_value_of(key, i))
+    Interp::fail("TypeError", key.is(ObjKind::Tensor) ? std::string("only integer tensors of a single element can be converted to an index")
+                                                      : fmt::format("{} indices must be integers or slices, not {}", what, type_name(key)), where);
   int64_t j = i < 0 ? i + n : i;
   if (j < 0 || j >= n) Interp::fail("IndexError", fmt::format("{} index {} is out of range for length {}", what, i, n), where);
   return items[j];

@@ -61,8 +61,9 @@ int64_t consuming(const std::vector<Value>& items, size_t end) {
 
 std::optional<int64_t> opt_int(const Value& v, const Span& where) {
   if (v.is_none()) return std::nullopt;
-  if (!v.is_int() && !v.is_bool()) Interp::fail("TypeError", "slice indices must be integers or none, not " + type_name(v), where);
-  return v.as_int();
+  int64_t i = 0;
+  if (!index_value_of(v, i)) Interp::fail("TypeError", bad_slice_bound(v), where);
+  return i;
 }
 
 std::string shape_str(const rt::Dims& d) {

@@ -60,6 +60,22 @@ Value DeviceObj::get_attr(Interp& in, Atom name) {
   return Value::undef();
 }
 
+bool index_value_of(const Value& v, int64_t& out) {
+  if (v.is_int() || v.is_bool()) {
+    out = v.as_int();
+    return true;
+  }
+  const rt::Tensor* t = tensor_of(v);
+  if (!t || t->numel() != 1 || !rt::is_integral(t->dtype(), true)) return false;
+  out = t->item().to_int();
+  return true;
+}
+
+std::string bad_slice_bound(const Value& v) {
+  if (v.is(ObjKind::Tensor)) return "only integer tensors of a single element can be converted to an index";
+  return "slice indices must be integers or none, not " + type_name(v);
+}
+
 Value keyword(const CallArgs& a, const char* name) {
   for (const auto& [k, v] : a.kw)
     if (*k == name) return v;

@@ -56,6 +56,12 @@ std::optional<rt::DType> script_dtype(const Value& v);
 Value wrap_device(rt::Device d);
 // The tensor inside `v`, or null when `v` is not a tensor.
 const rt::Tensor* tensor_of(const Value& v);
+
+// Python's __index__: an int or bool, or a one-element integer (or bool) tensor, as an int64 in [out]; false for
+// anything else. Slices and list subscripts take a tensor element this way (`data[i:i + block]` for i in a tensor).
+bool index_value_of(const Value& v, int64_t& out);
+// The TypeError text for a slice bound that is not an index (PyTorch's for a tensor, Python's otherwise).
+std::string bad_slice_bound(const Value& v);
 // `v` as a tensor: tensors pass through, numbers and nested lists become new tensors.
 rt::Tensor to_tensor(const Value& v, const Span& where);
 // Parses a device argument: a device value or a string like "cuda:1".

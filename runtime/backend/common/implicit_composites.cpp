@@ -411,6 +411,7 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::normal_float_float, normal_float_float_math, all},
       {O::randint_like, randint_like_math, all},
       {O::randint_like_low, randint_like_math, all},
+      {O::randint_high, randint_high_math, all},
       {O::random_, random__math, all},
       {O::random__to, random__to_math, all},
       {O::random__from, random__from_math, all},

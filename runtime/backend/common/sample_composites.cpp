@@ -124,6 +124,14 @@ Tensors randint_like_math(Args& args) {
   return {t};
 }
 
+// randint(high, size, dtype=None, device=None): randint(0, high, size), PyTorch's two-argument form.
+Tensors randint_high_math(Args& args) {
+  ArgReader a(O::randint_high, args);
+  const int64_t high = a.i64(0);
+  AMPS_CHECK(high > 0, "random_ expects 'from' to be less than 'to', but got from=0 >= to={}", high);
+  return {randint(0, high, a.ints(1), a.opt_dtype(2).value_or(DType::int64), a.opt_device(3).value_or(Device::cpu()))};
+}
+
 Tensors random__math(Args& args) {
   ArgReader a(O::random_, args);
   const Tensor& t = a.tensor(0);

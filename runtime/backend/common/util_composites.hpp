@@ -20,6 +20,7 @@ Tensors nanmedian_dim_math(Args& args);
 Tensors normal_tensor_tensor_math(Args& args);
 Tensors normal_tensor_float_math(Args& args);
 Tensors normal_float_float_math(Args& args);
+Tensors randint_high_math(Args& args);  // randint(high, size)
 Tensors randint_like_math(Args& args);  // both overloads (told apart by their argument count)
 Tensors random__math(Args& args);
 Tensors random__to_math(Args& args);

@@ -54,7 +54,7 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::zeros, O::ones, O::full, O::empty, O::arange, O::linspace, O::logspace, O::eye, O::rand, O::randn, O::randint, O::randperm},
      "factory: no tensor input"},
     {{O::_amp_foreach_non_finite_check_and_unscale_, O::_amp_update_scale_}, "GradScaler bookkeeping on gradients"},
-    {{O::poisson, O::binomial, O::normal_tensor_tensor, O::normal_tensor_float, O::randint_like, O::randint_like_low},
+    {{O::poisson, O::binomial, O::normal_tensor_tensor, O::normal_tensor_float, O::randint_like, O::randint_like_low, O::randint_high},
      "a random draw (PyTorch's derivative is zero; amps records none)"},
     {{O::normal_float_float, O::bartlett_window, O::blackman_window, O::hamming_window, O::hann_window,
       O::kaiser_window, O::scalar_tensor},

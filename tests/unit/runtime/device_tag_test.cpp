@@ -429,6 +429,7 @@ void util_family() {
   run(OpId::normal_float_float, {0.0, 1.0, Dims{2, 2}, IValue(), kXla});
   run(OpId::randint_like, {a, int64_t(5)});
   run(OpId::randint_like_low, {a, int64_t(2), int64_t(5)});
+  run(OpId::randint_high, {int64_t(5), Dims{3}, IValue(), kXla});
   run(OpId::random_, {a.clone()});
   run(OpId::random__to, {a.clone(), int64_t(4)});
   run(OpId::random__from, {a.clone(), int64_t(-2), int64_t(3)});
