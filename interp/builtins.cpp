@@ -180,6 +180,7 @@ Value b_type(Interp& in, CallArgs& a) {
   if (a.pos.size() == 3)
     Interp::fail("TypeError", "type(name, bases, dict) is not supported: amps makes classes with a class statement only "
                               "(write `class Name(Base) { ... }`)", a.span);
+  if (a.pos.size() == 1 && a.kw.empty()) return type_of(in, a.pos[0]);   // the usual call, without ArgReader's allocations
   ArgReader r(a, "type", {"object"});
   return type_of(in, r.required(0));
 }
@@ -203,6 +204,7 @@ bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where
 }
 
 Value b_isinstance(Interp& in, CallArgs& a) {
+  if (a.pos.size() == 2 && a.kw.empty()) return Value(is_instance(in, a.pos[0], a.pos[1], a.span));   // no allocation
   ArgReader r(a, "isinstance", {"obj", "classinfo"});
   return Value(is_instance(in, r.required(0), r.required(1), a.span));
 }
