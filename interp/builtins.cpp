@@ -186,7 +186,7 @@ Value b_type(Interp& in, CallArgs& a) {
 }
 
 // isinstance(x, C): classes compare along the base chain, built-in types by x's type (bool is an int); other
-// natives (error kinds' constructors, the `set` builtin before its first call) by name.
+// natives (a host's object constructors, the error kind __exit__ gets for a kind without a builtin) by name.
 bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where) {
   if (cls.is(ObjKind::Tuple)) {
     for (auto& c : cls.as<Tuple>()->items)

@@ -114,6 +114,7 @@ struct BuiltinType : Native {
   }
   std::string module;       // Python's __module__: "builtins", "torch", "_io", ...
   Ref<BuiltinType> base;    // int for bool; null for the rest (object, a class, is every type's base)
+  bool script_class = false;   // stands for a script class of the same name until that loads (set: py_set.amps)
 };
 
 // [v] as a built-in type, or null.

@@ -141,6 +141,7 @@ Value type_of(Interp& in, const Value& v) { return Value(const_cast<Object*>(in.
 bool is_builtin_instance(Interp& in, const Value& v, const BuiltinType& t) {
   const Object* type = in.types().type_of(in, v);
   if (type == &t) return true;
+  if (t.script_class && type->kind() == ObjKind::Class) return *static_cast<const Class*>(type)->name == t.name;
   auto* native = type->kind() == ObjKind::Native ? static_cast<const Native*>(type) : nullptr;
   return native && native->is_type && static_cast<const BuiltinType*>(native)->is_subtype_of(&t);
 }

@@ -3,6 +3,8 @@
 from torch import zeros, float32, int64, device, Tensor
 def p(*a):
     print(*["none" if v is None else str(v).lower() if isinstance(v, bool) else v for v in a])
+S = set
+p(S, type(S) is type, isinstance({1}, S), type({1}) is set, isinstance([1], S))
 class A: pass
 class B(A): pass
 x = 5
