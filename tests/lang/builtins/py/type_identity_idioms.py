@@ -23,6 +23,10 @@ p(type(B()) is B, type(B) is type, type(A()) == A, type(B()) == A)
 p(f"{type(B()).__name__}(n=1)", f"{type(zeros(1)).__name__}")
 t = zeros(2)
 p(type(t) is Tensor, type(t)([1, 2]), type(float32) is type(int64), type(device("cpu")) == device)
+try:
+    int("q")
+except Exception as e:
+    p(type(e), type(e).__name__, e.__class__ is ValueError, isinstance(e, type(e)), type(e) is KeyError)
 def err(f):
     try:
         f()
