@@ -20,3 +20,5 @@ for v in [staticmethod(g), classmethod(g), property(g)]:
 print(type(object()), type(set()), type(object()).__name__, type(set()).__qualname__, type(object) is type, type(set) is type)
 print(int, str(float), f"{bool}", repr(type(None)), [list, dict], (tuple,))
 print(type(int), type(type), type(type(5)), type(zeros(1)).__name__)
+print(torch.dtype, isinstance(float32, torch.dtype), type(torch.int64) is torch.dtype, torch.device,
+      isinstance(torch.device("cpu"), torch.device), torch.Tensor)
