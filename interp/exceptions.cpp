@@ -214,6 +214,12 @@ bool error_is(Interp& in, const AmpsError& err, std::string_view kind) {
   return class_of(in, err).is_subclass_of(&exception_class(in, kind));
 }
 
+bool is_system_exit(const AmpsError& err) {
+  if (err.kind() == "SystemExit") return true;
+  ExcInstance* e = as_exception(err.exception());
+  return e && derives_from(*e->cls, "SystemExit");
+}
+
 Value exception_attr(Interp& in, const Value& self, Atom name) {
   auto* e = as_exception(self);
   const std::string_view n = *name;

@@ -55,6 +55,9 @@ bool error_matches(Interp& in, const AmpsError& err, const Value& cls, const Spa
 // Whether [err]'s class is the built-in [kind] or derives from it (StopIteration, SystemExit).
 bool error_is(Interp& in, const AmpsError& err, std::string_view kind);
 
+// Whether [err] is a SystemExit or an instance of a subclass of it (the CLI and REPL end with its code).
+bool is_system_exit(const AmpsError& err);
+
 // What every exception has beyond its own attributes (kind, message, line, column, __cause__, __context__,
 // __suppress_context__, __traceback__, StopIteration.value, SystemExit.code); undef for other names.
 Value exception_attr(Interp& in, const Value& self, Atom name);
