@@ -114,6 +114,7 @@ std::shared_ptr<const AmpsError> cause_error(Interp& in, const ExcInstance& e) {
   if (!cause) return nullptr;
   auto out = std::make_shared<AmpsError>(cause->origin ? *cause->origin : AmpsError("", ""));
   out->set_text(*cause->cls->name, in.str(*c));
+  if (!cause->caught_in.empty()) out->finish_stack(cause->caught_in.c_str());
   return out;
 }
 

@@ -18,6 +18,9 @@ struct ExcInstance : Instance {
   std::optional<AmpsError> origin;
   // For an error raised natively by kind (Interp::fail): str() is its message as given, while args is (message,).
   std::optional<std::string> native_text;
+  // The function whose handler caught it last ("<script>" at top level): the last frame of its printed stack
+  // when it is another error's cause.
+  std::string caught_in;
 };
 
 // The instance's ExcInstance view, or null when [v] is not an exception instance.

@@ -49,6 +49,8 @@ const TryHandler* Interp::matching_handler(const TryStmt& s, const AmpsError& er
 // `raise` re-raises [err]; an error leaving it gets [err] as its __context__.
 Flow Interp::run_handler(const TryHandler& h, AmpsError& err) {
   Value instance = exception_value(*this, err);   // before the copy below, so a bare `raise` throws this instance
+  const Function* fn = ts_->frames.empty() ? nullptr : ts_->frames.back().fn;
+  instance.as<ExcInstance>()->caught_in = fn ? *fn->decl->name : "<script>";
   if (h.name.is_name()) bind(h.name, std::move(instance));
   ts_->handling.push_back(err);
   Flow f = Flow::Normal;
