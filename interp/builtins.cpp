@@ -186,7 +186,7 @@ Value b_type(Interp& in, CallArgs& a) {
 }
 
 // isinstance(x, C): classes compare along the base chain, built-in types by x's type (bool is an int); other
-// natives (a host's object constructors, the error kind __exit__ gets for a kind without a builtin) by name.
+// natives (a host's object constructors) by name.
 bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where) {
   if (cls.is(ObjKind::Tuple)) {
     for (auto& c : cls.as<Tuple>()->items)
@@ -344,14 +344,6 @@ Value b_any_all(Interp& in, CallArgs& a, bool any) {
   return Value(result);
 }
 
-// RuntimeError("msg") and friends build error values for `raise`; each is the type type(e) gives for its kind.
-void def_error_kind(Interp& in, const char* kind) {
-  def_type(in, kind, [kind](Interp& inn, CallArgs& a) {
-    ArgReader r(a, kind, {"message"});
-    return Value(make<ErrorObj>(AmpsError(kind, r.has(0) ? inn.str(r.get(0)) : "")));
-  });
-}
-
 }  // namespace
 
 void install_math_module(Interp& in);
@@ -362,6 +354,7 @@ void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
 void install_sys_module(Interp& in);
 void install_tensor_type(Interp& in);
+void install_exception_classes(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -390,9 +383,7 @@ void install_core_builtins(Interp& in) {
   in.def_native("vars", b_vars);
   in.def_native("any", [](Interp& i, CallArgs& a) { return b_any_all(i, a, true); });
   in.def_native("all", [](Interp& i, CallArgs& a) { return b_any_all(i, a, false); });
-  for (const char* kind : {"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AttributeError",
-                           "ZeroDivisionError", "AssertionError", "NotImplementedError", "StopIteration", "NameError", "SystemExit"})
-    def_error_kind(in, kind);
+  install_exception_classes(in);
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
   in.def_global("args", make_list(std::move(args)));

@@ -35,6 +35,7 @@ constexpr PyModule kPyModules[] = {
     {"set_detect_anomaly", "torch.autograd.anomaly_mode"},
     {"autocast", "torch.amp.autocast_mode"},
     {"nullcontext", "contextlib"},
+    {"suppress", "contextlib"},
     {"TextIOWrapper", "_io"},
 };
 
@@ -55,15 +56,6 @@ Native::Fn no_constructor(std::string full_name) {
 Value none_type(Interp&, CallArgs& a) {
   if (!a.pos.empty() || !a.kw.empty()) Interp::fail("TypeError", "NoneType takes no arguments", a.span);
   return Value();
-}
-
-// An error value's type: the builtin that constructs its kind (`type(e) is ValueError`), or a type named after
-// a kind no builtin constructs (OverflowError, ImportError, ...).
-const Object* error_type(Interp& in, TypeTable& table, const Value& v) {
-  const std::string& kind = v.as<ErrorObj>()->error.kind();
-  Value ctor = in.lookup_builtin(kind);   // held by the builtins, so the pointer stays valid
-  if (ctor.is(ObjKind::Native)) return ctor.obj();
-  return table.named(kind);
 }
 
 }  // namespace
@@ -87,7 +79,7 @@ void TypeTable::add(Ref<BuiltinType> t) {
   by_name_[name] = std::move(t);
 }
 
-const Object* TypeTable::type_of(Interp& in, const Value& v) {
+const Object* TypeTable::type_of(const Value& v) {
   switch (v.tag()) {
     case Value::Tag::Undef:
     case Value::Tag::None: return core(NoneType);
@@ -96,10 +88,10 @@ const Object* TypeTable::type_of(Interp& in, const Value& v) {
     case Value::Tag::Float: return core(Float);
     case Value::Tag::Obj: break;
   }
-  return object_type(in, v);
+  return object_type(v);
 }
 
-const Object* TypeTable::object_type(Interp& in, const Value& v) {
+const Object* TypeTable::object_type(const Value& v) {
   switch (v.obj()->kind()) {
     case ObjKind::Str: return core(Str);
     case ObjKind::List: return core(List);
@@ -111,12 +103,11 @@ const Object* TypeTable::object_type(Interp& in, const Value& v) {
     case ObjKind::Native: return core(v.as<Native>()->is_type ? Type : BuiltinFunction);
     case ObjKind::BoundMethod: return core(v.as<BoundMethod>()->fn.is(ObjKind::Native) ? BuiltinFunction : Method);
     case ObjKind::Class: return core(Type);
-    case ObjKind::Instance: return v.as<Instance>()->cls.get();
+    case ObjKind::Instance: return v.as<Instance>()->cls.get();   // exceptions too (interp/exceptions.hpp)
     case ObjKind::Module: return core(Module);
     case ObjKind::Tensor: return core(Tensor);
     case ObjKind::DType: return core(DType);
     case ObjKind::Device: return core(Device);
-    case ObjKind::Error: return error_type(in, *this, v);
     default: return named(v.obj()->type_name());   // iterators, generators, files, scalers, host objects, ...
   }
 }
@@ -136,10 +127,10 @@ Value def_type(Interp& in, std::string_view name, Native::Fn fn, std::string_vie
   return t;
 }
 
-Value type_of(Interp& in, const Value& v) { return Value(const_cast<Object*>(in.types().type_of(in, v))); }
+Value type_of(Interp& in, const Value& v) { return Value(const_cast<Object*>(in.types().type_of(v))); }
 
 bool is_builtin_instance(Interp& in, const Value& v, const BuiltinType& t) {
-  const Object* type = in.types().type_of(in, v);
+  const Object* type = in.types().type_of(v);
   if (type == &t) return true;
   if (t.script_class && type->kind() == ObjKind::Class) return *static_cast<const Class*>(type)->name == t.name;
   auto* native = type->kind() == ObjKind::Native ? static_cast<const Native*>(type) : nullptr;

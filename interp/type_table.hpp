@@ -16,8 +16,8 @@ namespace amps::interp {
 // Only the thread holding the interpreter lock touches the table.
 class TypeTable {
  public:
-  // type(v), borrowed from the table (or from the instance, the builtins or the error kind's constructor).
-  const Object* type_of(Interp& in, const Value& v);
+  // type(v), borrowed from the table (or from the instance: its class).
+  const Object* type_of(const Value& v);
   // Registers [t] under its name; a core name fills its fixed slot too.
   void add(Ref<BuiltinType> t);
   // The type named [name] (Python's __name__), made on first use with no constructor.
@@ -30,7 +30,7 @@ class TypeTable {
   };
   static const std::array<const char*, kCoreCount> kCoreNames;
   BuiltinType* core(Core c) { return core_[c] ? core_[c] : (core_[c] = named(kCoreNames[c])); }
-  const Object* object_type(Interp& in, const Value& v);
+  const Object* object_type(const Value& v);
 
   std::array<BuiltinType*, kCoreCount> core_{};     // borrowed from by_name_
   std::unordered_map<std::string, Ref<BuiltinType>> by_name_;
