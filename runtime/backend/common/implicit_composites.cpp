@@ -184,9 +184,9 @@ Tensors diag_math(Args& args) {
   return {call_op(O::diagonal_backward, x, Dims{n, n}, k, int64_t(0), int64_t(1))};
 }
 
-// masked_select(input, mask): input and the bool (or uint8) mask broadcast together, the selected elements in row-major order
-// (an index_select of the flattened input at the mask's nonzero positions: a host read of the mask on a device, as
-// PyTorch's).
+// masked_select(input, mask): input and the bool (or uint8) mask broadcast together, the selected elements in
+// row-major order (an index_select of the flattened input at the mask's nonzero positions: a host read of the mask
+// on a device, as PyTorch's).
 Tensors masked_select_math(Args& args) {
   ArgReader a(O::masked_select, args);
   const Tensor& x = a.tensor(0);
