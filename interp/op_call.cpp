@@ -7,6 +7,9 @@
 #include "runtime/error.hpp"
 
 namespace amps::interp {
+
+void warn_deprecated_mask(Interp& in, rt::OpId op, const rt::Args& args, const Span& where);  // op_warnings.cpp
+
 namespace {
 
 bool is_int(const Value& v) { return v.is_int() || v.is_bool(); }
@@ -111,6 +114,7 @@ Value call_op(Interp& in, rt::OpId op, CallArgs& a) {
   rt::Args args;
   std::string why;
   if (!bind(s, a, args, why)) Interp::fail("TypeError", fmt::format("{}() {}", s.name, why), a.span);
+  warn_deprecated_mask(in, op, args, a.span);
   return results(s, dispatch_unlocked(in, op, args), a);
 }
 
@@ -123,7 +127,10 @@ Value call_op_overloads(Interp& in, const std::vector<rt::OpId>& ops, CallArgs& 
   for (rt::OpId op : ops) {
     const rt::Schema& s = rt::op_parsed_schema(op);
     rt::Args args;
-    if (bind(s, a, args, why)) return results(s, dispatch_unlocked(in, op, args), a);
+    if (bind(s, a, args, why)) {
+      warn_deprecated_mask(in, op, args, a.span);
+      return results(s, dispatch_unlocked(in, op, args), a);
+    }
     all += fmt::format("\n  {}: {}", rt::op_schema(op), why);
   }
   Interp::fail("TypeError", fmt::format("{}() received an invalid combination of arguments; the overloads are:{}",

@@ -21,12 +21,13 @@ Interp::AllowThreads::~AllowThreads() {
   in_.ts_ = saved_;
 }
 
-// A Context for a worker: the caller's layers (forked), grad mode and a seed drawn from the
+// A Context for a worker: the caller's layers (forked), grad mode, default device and dtype, and a seed drawn from the
 // caller's generator, so each replica's dropout stream is reproducible.
 static void fork_context(rt::Context& from, rt::Context& to, uint64_t seed) {
   for (auto& e : from.layers()) to.add_layer(e.layer->fork(e.layer), e.order);
   to.set_grad_enabled(from.grad_enabled());
   to.set_default_device(from.default_device());
+  to.set_default_dtype(from.default_dtype());
   to.set_host_allocator(from.host_allocator());
   to.manual_seed(seed);
 }

@@ -22,6 +22,7 @@ Value tensor_method(Interp& in, const Value& self, Atom name);
 void install_view_builtins(Interp& in);  // tensor_view_methods.cpp
 void install_torch_predicates(Interp& in);  // torch_predicates.cpp
 void install_torch_iinfo(Interp& in);       // torch_iinfo.cpp
+void install_torch_default_dtype(Interp& in);  // torch_default_dtype.cpp
 void install_torch_numeric(Interp& in);     // torch_numeric.cpp
 void install_torch_histograms(Interp& in);  // torch_histogram.cpp
 void install_torch_aliases(Interp& in);     // torch_aliases.cpp
@@ -360,6 +361,7 @@ void install_tensor_builtins(Interp& in) {
   install_view_builtins(in);
   install_torch_predicates(in);
   install_torch_iinfo(in);
+  install_torch_default_dtype(in);
   install_torch_numeric(in);
   install_torch_histograms(in);
   install_torch_aliases(in);

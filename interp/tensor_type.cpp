@@ -1,10 +1,12 @@
 // `Tensor`, torch.Tensor's name in scripts: what `isinstance(x, Tensor)` tests against (a tensor's type name), and
-// PyTorch's legacy constructor: `Tensor(2, 3)` a float32 tensor of that shape (zeros: the legacy constructor's
-// memory is uninitialised, so any content is PyTorch's), `Tensor([1, 2])` float32 from data, `Tensor()` empty,
+// PyTorch's legacy constructor: `Tensor(2, 3)` a tensor of the default dtype of that shape (zeros: the legacy
+// constructor's memory is uninitialised, so any content is PyTorch's), `Tensor([1, 2])` the default dtype from data,
+// `Tensor()` empty,
 // `Tensor(t)` an alias of t.
 #include <fmt/format.h>
 
 #include "interp/builtins.hpp"
+#include "interp/tensor_value.hpp"
 
 namespace amps::interp {
 namespace {
@@ -32,7 +34,7 @@ Value b_tensor_type(Interp& in, CallArgs& a) {
   if (first.is(ObjKind::Tensor))   // an alias sharing its data (any dtype), as PyTorch 1.13's Tensor(t)
     return in.call(in.get_attr(first, intern("view_as"), a.span), std::vector<Value>{first});
   out.pos.push_back(first);
-  out.kw.emplace_back(intern("dtype"), in.lookup_builtin("float32"));
+  out.kw.emplace_back(intern("dtype"), wrap_dtype(in.runtime().default_dtype()));
   return call_builtin(in, "tensor", std::move(out));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "runtime/backend/backend.hpp"
+#include "runtime/context.hpp"
 #include "runtime/print.hpp"
 
 namespace amps::interp {
@@ -155,12 +156,12 @@ void check_small_int_range(const Nested& n, rt::DType dt, const Span& where) {
 }  // namespace
 
 // Builds a tensor from a number or nested list; the dtype follows PyTorch's inference
-// (bool, then int64, then float32) unless `dtype` is given.
+// (bool, then int64, then the default dtype) unless `dtype` is given.
 rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, rt::Device device, const Span& where) {
   if (const rt::Tensor* t = tensor_of(data)) return dtype ? t->to(*dtype).clone() : t->clone();
   Nested n;
   flatten(data, 0, n, where);
-  rt::DType dt = dtype ? *dtype : (n.any_float || n.values.empty()) ? rt::DType::float32  // tensor([]) is float32 (PyTorch)
+  rt::DType dt = dtype ? *dtype : (n.any_float || n.values.empty()) ? rt::default_dtype()  // tensor([]) too (PyTorch)
                    : n.all_bool ? rt::DType::bool_ : rt::DType::int64;
   if (dt == rt::DType::int32 || dt == rt::DType::int64) {  // out-of-range values would wrap silently
     const double lo = dt == rt::DType::int32 ? -2147483648.0 : -9223372036854775808.0, hi = -lo;
@@ -210,6 +211,20 @@ static bool tensor_list(const Value& v, std::vector<rt::Tensor>& out) {
   return true;
 }
 
+// PyTorch's message for a Tensor list holding something else (index_put's None entries, which 1.13 refuses: its
+// Python binding takes tensors only; the subscript form x[none, idx] = v is the one that takes None).
+static bool non_tensor_item(const Value& v, const rt::SchemaArg& arg, std::string& why) {
+  if (arg.type != "Tensor" || !arg.list || (!v.is(ObjKind::List) && !v.is(ObjKind::Tuple))) return false;
+  const auto& items = v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (tensor_of(items[i])) continue;
+    why = fmt::format("expected Tensor as element {} in argument '{}', but got {}", i, arg.name, type_name(items[i]));
+    if (items[i].is_none()) why += " (index_put takes no None entries; index as x[none, idx] = v instead)";
+    return true;
+  }
+  return false;
+}
+
 // One conversion per schema base type; false means "wrong type".
 static bool convert(const Value& v, const rt::SchemaArg& arg, rt::IValue& out) {
   const std::string& t = arg.type;
@@ -239,7 +254,12 @@ static bool convert(const Value& v, const rt::SchemaArg& arg, rt::IValue& out) {
     out = rt::IValue(x->item());
     return true;
   }
-  if (t == "ScalarType") { if (!v.is(ObjKind::DType)) return false; out = rt::IValue(v.as<DTypeObj>()->dtype); return true; }
+  if (t == "ScalarType") {  // a dtype, or the builtins float, int, bool (as dtype= takes them: x.view(bool))
+    const std::optional<rt::DType> d = script_dtype(v);
+    if (!d) return false;
+    out = rt::IValue(*d);
+    return true;
+  }
   if (t == "Device") {
     if (v.is(ObjKind::Device)) { out = rt::IValue(v.as<DeviceObj>()->device); return true; }
     if (!v.is(ObjKind::Str)) return false;
@@ -262,6 +282,7 @@ bool to_ivalue(const Value& v, const rt::SchemaArg& arg, rt::IValue& out, std::s
     return true;
   }
   if (convert(v, arg, out)) return true;
+  if (non_tensor_item(v, arg, why)) return false;
   std::string want = arg.type == "ScalarType" ? "a dtype" : arg.type == "Scalar" ? "a number" : arg.type;
   if (arg.list) want += arg.type == "int" ? " or a tuple of ints" : " list";
   why = fmt::format("argument '{}' must be {}, not {}", arg.name, want, type_name(v));

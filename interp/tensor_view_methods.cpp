@@ -356,7 +356,7 @@ Value empty_strided_of(Interp& in, CallArgs& a, ArgReader& r, size_t first, rt::
 
 Value b_empty_strided(Interp& in, CallArgs& a) {
   ArgReader r(a, "empty_strided", {"size", "stride", "dtype", "device", "requires_grad"});
-  return empty_strided_of(in, a, r, 0, rt::DType::float32, in.runtime().default_device());
+  return empty_strided_of(in, a, r, 0, in.runtime().default_dtype(), in.runtime().default_device());
 }
 
 Value m_new_empty_strided(Interp& in, CallArgs& a) {

@@ -162,7 +162,10 @@ std::string type_string(const rt::Tensor& t) {
   return fmt::format("torch.{}{}Tensor", where, kind);
 }
 
-// A type string such as "torch.cuda.DoubleTensor" as (dtype, cuda?); ValueError for others.
+}  // namespace
+
+// A type string such as "torch.cuda.DoubleTensor" as (dtype, cuda?); ValueError for others (also used by
+// set_default_tensor_type, torch_default_dtype.cpp).
 std::pair<rt::DType, bool> parse_type_string(const std::string& s, const Span& where) {
   const bool cuda = s.starts_with("torch.cuda.");
   const std::string rest = s.substr(cuda ? 11 : 6);
@@ -171,6 +174,8 @@ std::pair<rt::DType, bool> parse_type_string(const std::string& s, const Span& w
       if (rest == std::string(name) + "Tensor") return {dt, cuda};
   Interp::fail("ValueError", fmt::format("invalid type: '{}'", s), where);
 }
+
+namespace {
 
 // x.type(): the type string; x.type(dtype) / x.type("torch.DoubleTensor"): x cast (and moved, for a cuda type
 // string), x itself when nothing changes.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/device.hpp"
+#include "runtime/dtype.hpp"
 #include "runtime/random.hpp"
 
 namespace amps::rt {
@@ -51,6 +52,12 @@ class Context {
   Device default_device() const { return default_device_; }
   void set_default_device(Device d) { default_device_ = d; }
 
+  // The dtype PyTorch calls the default dtype (torch.get_default_dtype): what factories without dtype=, float
+  // Python numbers in promotion and integer inputs of float-only ops produce. A floating dtype (the setter's
+  // caller checks); float32 unless a script sets another.
+  DType default_dtype() const { return default_dtype_; }
+  void set_default_dtype(DType d) { default_dtype_ = d; }
+
   // Host memory for this context's cpu/xla/xpu tensors (embedding hosts); null: aligned_alloc/free.
   // Each storage keeps the allocator alive until it frees its bytes.
   struct HostAllocator {
@@ -75,6 +82,7 @@ class Context {
   Generator generator_;
   uint64_t host_syncs_ = 0;
   Device default_device_ = Device::cpu();
+  DType default_dtype_ = DType::float32;
   std::shared_ptr<const HostAllocator> host_allocator_;
 };
 
@@ -98,6 +106,9 @@ inline Context& current_context() {
   Context* c = detail::t_current;
   return c ? *c : detail::thread_default_context();
 }
+
+// The current context's default dtype (float32 unless a script set another).
+inline DType default_dtype() { return current_context().default_dtype(); }
 
 // Makes [ctx] current on this thread for the guard's lifetime (nests; restores the previous one).
 class ContextGuard {

@@ -36,7 +36,7 @@ DType first_dtype(OpId op, const Args& args) {
   int d = op_parsed_schema(op).find_arg("dtype");
   if (d >= 0 && size_t(d) < args.size() && args[size_t(d)].kind() == IValue::Kind::dtype)
     return args[size_t(d)].dtype();
-  return DType::float32;
+  return current_context().default_dtype();
 }
 
 // PyTorch's can_cast: no float->integral, no non-bool->bool.

@@ -140,10 +140,11 @@ std::string body_str(const Tensor& t, const PrintOptions& o, size_t indent) {
 std::vector<std::string> suffixes(const Tensor& t) {
   std::vector<std::string> out;
   if (t.device() != Device::cpu()) out.push_back(fmt::format("device='{}'", device_str(t.device())));
-  bool default_dtype = t.dtype() == DType::float32 || t.dtype() == DType::int64 || t.dtype() == DType::bool_;
+  const DType dflt = current_context().default_dtype();  // PyTorch's repr leaves its dtype out, as int64's and bool's
+  bool default_dtype = t.dtype() == dflt || t.dtype() == DType::int64 || t.dtype() == DType::bool_;
   if (t.numel() == 0) {
     if (t.dim() != 1) out.push_back("size=" + format_shape(t.sizes()));
-    if (t.dtype() != DType::float32) out.push_back(fmt::format("dtype={}", dtype_name(t.dtype())));
+    if (t.dtype() != dflt) out.push_back(fmt::format("dtype={}", dtype_name(t.dtype())));
   } else if (!default_dtype) {
     out.push_back(fmt::format("dtype={}", dtype_name(t.dtype())));
   }

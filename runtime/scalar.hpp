@@ -31,10 +31,8 @@ class Scalar {
     else if constexpr (std::is_integral_v<T>) return T(to_int());
     else return T(to_double());
   }
-  // The dtype a tensor made from this number gets: float32 (the default dtype), int64 or bool.
-  DType default_dtype() const {
-    return is_floating() ? DType::float32 : is_integral() ? DType::int64 : DType::bool_;
-  }
+  // The dtype a tensor made from this number gets: the current context's default dtype, int64 or bool.
+  DType default_dtype() const;
   // Python's repr: "1.5", "2", "True".
   std::string repr() const;
 

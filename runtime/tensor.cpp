@@ -155,6 +155,10 @@ std::vector<double> Tensor::to_doubles() const {
   return out;
 }
 
+DType Scalar::default_dtype() const {
+  return is_floating() ? rt::default_dtype() : is_integral() ? DType::int64 : DType::bool_;
+}
+
 std::string Scalar::repr() const {
   if (is_bool()) return i_ ? "True" : "False";
   if (is_integral()) return std::to_string(i_);

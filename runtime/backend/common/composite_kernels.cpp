@@ -82,7 +82,7 @@ Tensors k_norm(const ArgReader& a, const KernelContext&) {
 // logsumexp(input, dim, keepdim): max + log(sum(exp(x - max))), an infinite max taken as is (PyTorch's form).
 Tensors k_logsumexp(const ArgReader& a, const KernelContext&) {
   Tensor x = a.tensor(0);
-  if (!is_floating(x.dtype())) x = as_dtype(x, DType::float32);
+  if (!is_floating(x.dtype())) x = as_dtype(x, default_dtype());
   const Dims dims = a.ints(1);
   const bool keep = a.boolean(2);
   const DType out = x.dtype();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -74,7 +75,7 @@ Tensor clone(const ArgReader& a, CopyFn copy) {
 }
 
 Tensor sized(const ArgReader& a, const KernelContext& kc, std::optional<Scalar> value, FillFn fill) {
-  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(DType::float32), kc.device);
+  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(default_dtype()), kc.device);
   return filled_factory(a, 3, t, value, fill);
 }
 

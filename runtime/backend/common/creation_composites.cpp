@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/context.hpp"
 #include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/common/util_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -53,7 +54,7 @@ Tensors window(Args& args, OpId op, const char* name, WindowFormula f) {
   const size_t n_args = args.size();
   const int64_t length = a.i64(0);
   AMPS_CHECK(length >= 0, "{} requires non-negative window_length, got window_length={}", name, length);
-  const DType dt = a.opt_dtype(n_args - 3).value_or(DType::float32);
+  const DType dt = a.opt_dtype(n_args - 3).value_or(default_dtype());
   AMPS_CHECK(is_floating(dt), "{} expects floating point dtypes, got: {}", name, dtype_name(dt));
   const Device dev = a.opt_device(n_args - 2).value_or(Device::cpu());
   const int64_t N = a.boolean(1) ? length + 1 : length;
@@ -140,10 +141,11 @@ Tensors hamming_window_math(Args& args) { return window(args, O::hamming_window,
 Tensors hann_window_math(Args& args) { return window(args, O::hann_window, "hann_window", hann); }
 Tensors kaiser_window_math(Args& args) { return window(args, O::kaiser_window, "kaiser_window", kaiser); }
 
-// scalar_tensor(s, dtype=None): a 0-dim tensor of s, float32 unless dtype says otherwise (not s's own type).
+// scalar_tensor(s, dtype=None): a 0-dim tensor of s, of the default dtype unless dtype says otherwise (not s's own
+// type).
 Tensors scalar_tensor_math(Args& args) {
   ArgReader a(O::scalar_tensor, args);
-  Tensor t = full({}, a.scalar(0), a.opt_dtype(1).value_or(DType::float32), a.opt_device(2).value_or(Device::cpu()));
+  Tensor t = full({}, a.scalar(0), a.opt_dtype(1).value_or(default_dtype()), a.opt_device(2).value_or(Device::cpu()));
   if (a.boolean(3)) t.set_requires_grad(true);
   return {t};
 }

@@ -1,6 +1,7 @@
 #include "runtime/backend/common/elementwise_composites.hpp"
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/context.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/functions.hpp"
@@ -82,16 +83,6 @@ Tensors meshgrid_math(Args& args) {
   }
   if (swap) std::swap(grids[0], grids[1]);
   return grids;
-}
-
-// logspace(start, end, steps, base=10.0, *, dtype, device, requires_grad): base ** linspace(start, end, steps) in the
-// result dtype (float32 by default).
-Tensors logspace_math(Args& args) {
-  ArgReader a(O::logspace, args);
-  const DType dt = a.opt_dtype(4).value_or(DType::float32);
-  const Device dev = a.opt_device(5).value_or(Device::cpu());
-  const Tensor exponents = call_op(O::linspace, a.scalar(0), a.scalar(1), a.i64(2), dt, dev);
-  return {pow(full({}, a.scalar(3), dt, dev), exponents)};
 }
 
 // bernoulli(input): 1 where a uniform draw (float32 for half types, from the context's generator) is below the

@@ -1,5 +1,5 @@
 // Elementwise, shape and factory ops defined by their math (implicit composites, see implicit_composites.hpp): frac,
-// clamp with tensor bounds, where(condition), tile, meshgrid, bernoulli and logspace.
+// clamp with tensor bounds, where(condition), tile, meshgrid and bernoulli.
 #pragma once
 
 #include "runtime/backend/cpu/cpu_backend.hpp"
@@ -13,6 +13,5 @@ Tensors where_condition_math(Args& args);
 Tensors tile_math(Args& args);
 Tensors bernoulli_math(Args& args);
 Tensors meshgrid_math(Args& args);
-Tensors logspace_math(Args& args);
 
 }  // namespace amps::rt::common

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/context.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -40,7 +41,7 @@ Tensors copysign_math(Args& args) {
   const Tensor x = a.tensor(0), y = a.tensor(1);
   broadcast_shapes(x.sizes(), y.sizes(), "copysign");
   const DType common = cpu::result_type({&x, &y});
-  const Tensor m = abs(x.to(is_floating(common) ? common : DType::float32));
+  const Tensor m = abs(x.to(is_floating(common) ? common : default_dtype()));
   return {where(call_op(O::signbit, y), neg(m), m)};
 }
 

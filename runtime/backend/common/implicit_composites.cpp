@@ -16,6 +16,7 @@
 #include "runtime/backend/common/linalg_norm_composites.hpp"
 #include "runtime/backend/common/loss_composites.hpp"
 #include "runtime/backend/common/lu_composites.hpp"
+#include "runtime/backend/common/mask_checks.hpp"
 #include "runtime/backend/common/math_composites.hpp"
 #include "runtime/backend/common/norm_composites.hpp"
 #include "runtime/backend/common/pad_composites.hpp"
@@ -183,14 +184,16 @@ Tensors diag_math(Args& args) {
   return {call_op(O::diagonal_backward, x, Dims{n, n}, k, int64_t(0), int64_t(1))};
 }
 
-// masked_select(input, mask): input and the bool mask broadcast together, the selected elements in row-major order
-// (an index_select of the flattened input at the mask's nonzero positions: a host read of the mask on a device, as
-// PyTorch's).
+// masked_select(input, mask): input and the bool (or uint8) mask broadcast together, the selected elements in
+// row-major order (an index_select of the flattened input at the mask's nonzero positions: a host read of the mask
+// on a device, as PyTorch's).
 Tensors masked_select_math(Args& args) {
   ArgReader a(O::masked_select, args);
   const Tensor& x = a.tensor(0);
   const Tensor& mask = a.tensor(1);
-  AMPS_CHECK(mask.dtype() == DType::bool_, "masked_select: expected BoolTensor for mask");
+  AMPS_CHECK(mask.dtype() == DType::bool_ || mask.dtype() == DType::uint8,  // uint8: deprecated (the interp warns)
+             "masked_select: expected BoolTensor or ByteTensor for mask");
+  check_byte_mask(mask);
   const Dims shape = broadcast_shapes(x.sizes(), mask.sizes(), "masked_select");
   const Tensor where_true = call_op(O::nonzero, mask.expand(shape).reshape({-1})).reshape({-1});
   return {index_select(x.expand(shape).reshape({-1}), 0, where_true)};
@@ -320,7 +323,6 @@ std::span<const ImplicitComposite> implicit_composites() {
       {O::bincount, bincount_math, all},
       {O::histc, histc_math, all},
       {O::meshgrid, meshgrid_math, all},
-      {O::logspace, logspace_math, all},
       {O::det, det_math, all},
       {O::logdet, logdet_math, all},
       {O::slogdet, slogdet_math, all},

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/context.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -14,14 +15,14 @@ namespace {
 
 using O = OpId;
 
-// [x] in a floating dtype: integral and bool inputs become float32 (PyTorch's default dtype), as its
-// float-only unary ops promote them.
-Tensor floating(const Tensor& x) { return is_floating(x.dtype()) ? x : x.to(DType::float32); }
+// [x] in a floating dtype: integral and bool inputs become the default dtype, as PyTorch's float-only unary ops
+// promote them.
+Tensor floating(const Tensor& x) { return is_floating(x.dtype()) ? x : x.to(default_dtype()); }
 
 // Both operands in their PyTorch result dtype, floating as above.
 std::pair<Tensor, Tensor> float_pair(const Tensor& a, const Tensor& b) {
   DType dt = cpu::result_type({&a, &b});
-  if (!is_floating(dt)) dt = DType::float32;
+  if (!is_floating(dt)) dt = default_dtype();
   return {a.to(dt), b.to(dt)};
 }
 

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/context.hpp"
 #include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/common/util_composites.hpp"
 #include "runtime/dispatch.hpp"
@@ -102,7 +103,7 @@ Tensors normal_float_float_math(Args& args) {
   ArgReader a(O::normal_float_float, args);
   const double mean = a.f64(0), std = a.f64(1);
   AMPS_CHECK(std >= 0, "normal expects std >= 0.0, but found std {}", std);
-  const DType dt = a.opt_dtype(3).value_or(DType::float32);
+  const DType dt = a.opt_dtype(3).value_or(default_dtype());
   check_floating(dt, "normal_kernel");
   Tensor t = randn(a.ints(2), dt, a.opt_device(4).value_or(Device::cpu()));
   t = add(mul(t, Tensor::scalar(Scalar(std), dt)), Tensor::scalar(Scalar(mean), dt));

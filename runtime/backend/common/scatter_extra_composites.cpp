@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime/arg_reader.hpp"
+#include "runtime/backend/common/mask_checks.hpp"
 #include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -120,6 +121,7 @@ Tensor index_put_out(const Tensor& x, const std::vector<Tensor>& indices, const 
 Tensor masked_scatter_out(const Tensor& x, const Tensor& mask_in, const Tensor& source) {
   // PyTorch 1.13 reads an integer mask as its nonzero elements (and a float one as garbage: refused here)
   AMPS_CHECK(!is_floating(mask_in.dtype()), "masked_scatter_: expected BoolTensor or ByteTensor for mask");
+  check_byte_mask(mask_in);
   const Tensor mask = mask_in.dtype() == DType::bool_ ? mask_in : ne(mask_in, Scalar(int64_t(0)));
   AMPS_CHECK(source.dtype() == x.dtype(), "masked_scatter: expected self and source to have same dtypes but got{} "
              "and {}", torch_type_name(x.dtype()), torch_type_name(source.dtype()));

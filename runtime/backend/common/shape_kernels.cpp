@@ -152,6 +152,7 @@ void register_view_kernels(cpu::KernelTable& t) {
   t.add(OpId::split, k_split);
   t.add(OpId::split_sizes, k_split_sizes);
   t.add(OpId::chunk, k_chunk);
+  register_view_dtype_kernel(t);
 }
 
 TriangleLayout triangle_layout(const Tensor& self, bool lower) {

@@ -13,8 +13,9 @@ using ReshapeFn = Tensor (*)(const Tensor& t, const Dims& shape);
 using CopyIntoFn = void (*)(const Tensor& dst, const Tensor& src);
 
 // The kernels that never copy: view, transpose, t, permute, slice, select, expand, (un)squeeze, narrow,
-// detach, split, chunk.
+// detach, split, chunk; and view(dtype) (view_dtype_kernel.cpp).
 void register_view_kernels(cpu::KernelTable& t);
+void register_view_dtype_kernel(cpu::KernelTable& t);
 
 // flatten(self, start_dim, end_dim) through [reshape].
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim, ReshapeFn reshape);

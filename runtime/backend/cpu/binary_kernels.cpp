@@ -4,11 +4,14 @@
 
 #include "runtime/backend/common/binary_checks.hpp"
 #include "runtime/backend/common/copy_kernels.hpp"
+#include "runtime/backend/common/mask_checks.hpp"
+#include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cpu/simd_bf16_select.hpp"
 #include "runtime/backend/cpu/simd_binary.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -139,7 +142,7 @@ template <typename T> void compare(Bin op, const Tensor& o, const Tensor& x, con
 // The dtype the op computes in: PyTorch's result type, floats for true division and atan2 of integers.
 DType compute_dtype_for(Bin op, const Tensor& x, const Tensor& y) {
   DType dt = result_type({&x, &y});
-  if ((op == Bin::div || op == Bin::atan2) && !is_floating(dt)) dt = DType::float32;
+  if ((op == Bin::div || op == Bin::atan2) && !is_floating(dt)) dt = default_dtype();
   return dt;
 }
 
@@ -331,7 +334,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   Tensor c = a.tensor(0), x = a.tensor(1), y = a.tensor(2);
   // a uint8 condition is read as bool, as PyTorch 1.13 still accepts it (deprecated)
   AMPS_CHECK(c.dtype() == DType::bool_ || c.dtype() == DType::uint8, "where expected condition to be a boolean "
-             "tensor, but got a tensor with dtype {}", dtype_name(c.dtype()));
+             "tensor, but got a tensor with dtype {}", common::torch_type_name(c.dtype()));  // 1.13's spelling: Long
   c = cast(c, DType::bool_);
   DType dt = result_type({&x, &y});
   Dims shape = broadcast_shapes(broadcast_pair(c, x, "where"), y.sizes(), "where");
@@ -347,6 +350,7 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   common::check_fill_value(v, x.dtype());
   AMPS_CHECK(m.dtype() == DType::bool_ || m.dtype() == DType::uint8, "masked_fill_ only supports boolean masks, "
              "but got mask with dtype {}", dtype_name(m.dtype()));  // uint8: read as bool, as PyTorch 1.13 (deprecated)
+  common::check_byte_mask(m);
   m = cast(m, DType::bool_);
   Dims shape = broadcast_pair(x, m, "masked_fill");
   if (inplace) check_inplace(a.op(), x, x.dtype(), shape);

@@ -1,11 +1,12 @@
 // CPU kernels for copies, casts, fills and the non-random factories: the device-independent ones
-// (common/copy_kernels.hpp) with the CPU's copies, and arange, linspace, eye.
+// (common/copy_kernels.hpp) with the CPU's copies, and arange, eye (linspace and logspace: range_kernels.cpp).
 #include <cmath>
 
 #include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::rt::cpu {
@@ -39,24 +40,15 @@ Tensors k_arange(const ArgReader& a, const KernelContext& kc) {
   double span = (end->to_double() - start.to_double()) / step.to_double();
   AMPS_CHECK(!(span < 0), "arange: upper bound and larger bound inconsistent with step sign");
   bool floating = start.is_floating() || end->is_floating() || step.is_floating();
-  DType dt = a.opt_dtype(3).value_or(floating ? DType::float32 : DType::int64);
+  DType dt = a.opt_dtype(3).value_or(floating ? kc.ctx.default_dtype() : DType::int64);
   int64_t n = span > 0 ? int64_t(std::ceil(span)) : 0;
   return one_tensor(finish_factory(a, 5, ramp(n, start.to_double(), step.to_double(), dt, kc.device)));
-}
-
-Tensors k_linspace(const ArgReader& a, const KernelContext& kc) {
-  double start = a.scalar(0).to_double(), end = a.scalar(1).to_double();
-  int64_t steps = a.i64(2);
-  AMPS_CHECK(steps >= 0, "linspace: number of steps must be non-negative");
-  double step = steps > 1 ? (end - start) / double(steps - 1) : 0.0;
-  DType dt = a.opt_dtype(3).value_or(DType::float32);
-  return one_tensor(finish_factory(a, 5, ramp(steps, start, step, dt, kc.device)));
 }
 
 Tensors k_eye(const ArgReader& a, const KernelContext& kc) {
   int64_t n = a.i64(0), m = a.opt_i64(1).value_or(n);
   AMPS_CHECK(n >= 0 && m >= 0, "eye: n and m must be non-negative, got {} and {}", n, m);
-  Tensor t = Tensor::empty({n, m}, a.opt_dtype(2).value_or(DType::float32), kc.device);
+  Tensor t = Tensor::empty({n, m}, a.opt_dtype(2).value_or(kc.ctx.default_dtype()), kc.device);
   fill(t, Scalar(int64_t(0)));
   AMPS_DISPATCH_ALL(t.dtype(), T, [&] {
     for (int64_t i = 0; i < std::min(n, m); ++i) t.data<T>()[i * m + i] = T(1);
@@ -65,6 +57,8 @@ Tensors k_eye(const ArgReader& a, const KernelContext& kc) {
 }
 
 }  // namespace
+
+void register_range_kernels(KernelTable& t);  // linspace, logspace (range_kernels.cpp)
 
 Tensor cast_device(const Tensor& t, Device dev) {
   Tensor out = Tensor::empty(t.sizes(), t.dtype(), dev);
@@ -75,7 +69,7 @@ Tensor cast_device(const Tensor& t, Device dev) {
 void register_copy_kernels(KernelTable& t) {
   common::register_copy_kernels<copy_into, fill, contiguous, like_device>(t);
   t.add(OpId::arange, k_arange);
-  t.add(OpId::linspace, k_linspace);
+  register_range_kernels(t);
   t.add(OpId::eye, k_eye);
 }
 

@@ -11,6 +11,7 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::rt::cpu {
@@ -239,10 +240,10 @@ Tensors gcd_or_lcm(const ArgReader& a, const KernelContext& kc, bool lcm) {
 Tensors k_gcd(const ArgReader& a, const KernelContext& kc) { return gcd_or_lcm(a, kc, false); }
 Tensors k_lcm(const ArgReader& a, const KernelContext& kc) { return gcd_or_lcm(a, kc, true); }
 
-// i0 / special.i1: integers and bools are computed as float32, as PyTorch's unary float ops.
+// i0 / special.i1: integers and bools are computed in the default dtype, as PyTorch's unary float ops.
 Tensors bessel(const ArgReader& a, const KernelContext& kc, int order) {
   const Tensor x = a.tensor(0);
-  const DType dt = is_floating(x.dtype()) ? x.dtype() : DType::float32;
+  const DType dt = is_floating(x.dtype()) ? x.dtype() : default_dtype();
   Tensor out = Tensor::empty(x.sizes(), dt, kc.device);
   AMPS_DISPATCH_FLOAT(dt, op_name(a.op()), T, [&] {
     using C = compute_t<T>;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "runtime/backend/cpu/loops.hpp"
+#include "runtime/context.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
 
@@ -92,7 +93,7 @@ DType result_type(std::initializer_list<const Tensor*> operands) {
   for (const Tensor* t : operands) {
     if (!t->defined()) continue;
     if (t->impl()->is_wrapped_number) {
-      DType d = is_floating(t->dtype()) ? DType::float32 : t->dtype();
+      DType d = is_floating(t->dtype()) ? default_dtype() : t->dtype();
       wrapped = promote_opt(wrapped, d);
     } else if (t->dim() == 0) {
       zero = promote_opt(zero, t->dtype());
@@ -100,7 +101,7 @@ DType result_type(std::initializer_list<const Tensor*> operands) {
       dim = promote_opt(dim, t->dtype());
     }
   }
-  return combine_categories(dim, combine_categories(zero, wrapped)).value_or(DType::float32);
+  return combine_categories(dim, combine_categories(zero, wrapped)).value_or(default_dtype());
 }
 
 Tensor empty_like(const Tensor& t, DType dtype, Device device) { return Tensor::empty(t.sizes(), dtype, device); }

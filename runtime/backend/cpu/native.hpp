@@ -9,7 +9,7 @@ namespace amps::rt::cpu {
 
 // PyTorch's result_type: dimensioned tensors outrank 0-dim tensors, which outrank wrapped Python numbers,
 // unless a lower-priority operand is of a higher category (bool < integral < floating). A wrapped float
-// counts as float32 (the default dtype).
+// counts as the default dtype (the current context's), as does an empty operand list.
 DType result_type(std::initializer_list<const Tensor*> operands);
 // [t] itself when it already has [dtype], else a converted contiguous copy.
 Tensor cast(const Tensor& t, DType dtype);

@@ -6,6 +6,7 @@
 #include "runtime/backend/common/nn_args.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::rt::cpu {
@@ -33,13 +34,13 @@ Tensor finish(const ArgReader& a, size_t rg, Tensor t) {
 }
 
 Tensors k_rand(const ArgReader& a, const KernelContext& kc) {
-  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(DType::float32), kc.device);
+  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(kc.ctx.default_dtype()), kc.device);
   Generator& g = kc.ctx.generator();
   return one_tensor(finish(a, 3, fill_any(t, [&] { return g.uniform_double(); })));
 }
 
 Tensors k_randn(const ArgReader& a, const KernelContext& kc) {
-  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(DType::float32), kc.device);
+  Tensor t = Tensor::empty(a.ints(0), a.opt_dtype(1).value_or(kc.ctx.default_dtype()), kc.device);
   Generator& g = kc.ctx.generator();
   return one_tensor(finish(a, 3, fill_any(t, [&] { return g.normal(); })));
 }

@@ -10,6 +10,7 @@
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/loops.hpp"
 #include "runtime/backend/cpu/native.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 #include "runtime/views.hpp"
@@ -399,7 +400,7 @@ Tensors k_norm(const ArgReader& a, const KernelContext& kc) {
 
 Tensors k_logsumexp(const ArgReader& a, const KernelContext& kc) {
   Tensor x = a.tensor(0);
-  if (!is_floating(x.dtype())) x = cast(x, DType::float32);
+  if (!is_floating(x.dtype())) x = cast(x, default_dtype());
   Rows r = make_rows(x, a.ints(1), a.boolean(2));
   return {AMPS_DISPATCH_FLOAT(x.dtype(), "logsumexp", T, [&] {
     return reduce_to<T, T>(r, x.dtype(), kc.device, [](const T* p, int64_t n) {

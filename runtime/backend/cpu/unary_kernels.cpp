@@ -11,6 +11,7 @@
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cpu/simd_bf16_select.hpp"
 #include "runtime/backend/cpu/simd_math.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -217,7 +218,7 @@ Tensor relu_bf16(const Tensor& out, const Tensor& x) {
 }
 
 Tensor unary_of(Un op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnParams p) {
-  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : default_dtype();
   if (op == Un::square && dt == DType::bool_) dt = DType::int64;  // square(bool) is pow(bool, 2): int64, as PyTorch's
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
@@ -311,11 +312,11 @@ UnParams clamp_params(const ArgReader& a) {
   return UnParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
 }
 
-// clamp of an integer tensor with float bounds computes in float32, like PyTorch's result_type.
+// clamp of an integer tensor with float bounds computes in the default dtype, like PyTorch's result_type.
 Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
   UnParams p = clamp_params(a);
   bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
-  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
+  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), default_dtype());
   return one_tensor(unary(Un::clamp, a, kc, false, p));
 }
 Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) {

@@ -3,6 +3,7 @@
 #include "runtime/backend/common/binary_checks.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/shape.hpp"
 
@@ -31,7 +32,7 @@ Tensor binary(BinOp op, const ArgReader& a, const KernelContext& kc, bool inplac
              "{}: Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
              op_name(a.op()), device_str(x.device()), device_str(y.device()));
   DType dt = cpu::result_type({&x, &y});
-  if ((op == BinOp::div || op == BinOp::atan2) && !is_floating(dt)) dt = DType::float32;
+  if ((op == BinOp::div || op == BinOp::atan2) && !is_floating(dt)) dt = default_dtype();
   AMPS_CHECK(!(op == BinOp::sub && dt == DType::bool_), "Subtraction, the `-` operator, with two bool tensors is "
              "not supported. Use the `^` or `logical_xor()` operator instead.");
   Dims shape = cpu::broadcast_pair(x, y, op_name(a.op()));

@@ -1,6 +1,6 @@
 // CUDA kernels for moves and copies (to, copy_, clone, contiguous), fills and factories: the
 // device-independent ones (common/copy_kernels.hpp) with the device's transfers and fills. Factories whose
-// values come from the host (arange, linspace, eye, the random ones) run the CPU kernel and upload
+// values come from the host (arange, linspace, logspace, eye, the random ones) run the CPU kernel and upload
 // (common::run_on_host), so a seed gives the same numbers on cpu and cuda (rand_like/randn_like too).
 #include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/common/host_fallback_kernels.hpp"
@@ -35,8 +35,8 @@ Tensors k_like_from_host(const ArgReader& a, const KernelContext& kc) {
 
 void register_copy_kernels(KernelTable& t) {
   common::register_copy_kernels<transfer, fill, contiguous, like_device>(t);
-  for (OpId op : {OpId::arange, OpId::linspace, OpId::eye, OpId::rand, OpId::randn, OpId::randint, OpId::randperm,
-                  OpId::multinomial})
+  for (OpId op : {OpId::arange, OpId::linspace, OpId::logspace, OpId::eye, OpId::rand, OpId::randn, OpId::randint,
+                  OpId::randperm, OpId::multinomial})
     t.add(op, common::k_on_host);
   for (OpId op : {OpId::normal_, OpId::uniform_, OpId::bernoulli_}) t.add(op, k_fill_from_host, kFloatDTypes);
   for (OpId op : {OpId::rand_like, OpId::randn_like}) t.add(op, k_like_from_host, kFloatDTypes);

@@ -1,6 +1,6 @@
 // Indexing kernels: index_select (a gather of [inner]-element slices, one thread per output element), gather and
 // scatter (one thread per index element), and index_add / scatter_add (one thread per source element, atomically
-// added into a float/double accumulator).
+// added into a float, double or int64 accumulator).
 #include <cmath>
 
 #include "runtime/backend/cuda/device_common.cuh"
@@ -24,13 +24,21 @@ template <typename T> __global__ void index_select_kernel(const T* in, const int
   }
 }
 
+// acc += v atomically: float and double natively; int64 through the unsigned 64-bit add, which is exact in two's
+// complement (wrapping as the CPU's integer adds wrap).
+__device__ __forceinline__ void atomic_add(float* acc, float v) { atomicAdd(acc, v); }
+__device__ __forceinline__ void atomic_add(double* acc, double v) { atomicAdd(acc, v); }
+__device__ __forceinline__ void atomic_add(int64_t* acc, int64_t v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(acc), static_cast<unsigned long long>(v));
+}
+
 template <typename A> __global__ void index_add_kernel(A* acc, const int64_t* index, const A* src, int64_t n,
                                                        int64_t size, int64_t inner, int64_t numel) {
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < numel; e += int64_t(gridDim.x) * blockDim.x) {
     const int64_t j = e % inner, k = (e / inner) % n, o = e / (inner * n);
     int64_t i = index[k];
     if (i < 0) i += size;  // from the end, as index_select counts it (its backward passes the same index)
-    if (i >= 0 && i < size) atomicAdd(acc + (o * size + i) * inner + j, src[e]);
+    if (i >= 0 && i < size) atomic_add(acc + (o * size + i) * inner + j, src[e]);
   }
 }
 
@@ -60,7 +68,7 @@ template <typename A> __global__ void scatter_add_kernel(Shape shape, int dim, A
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < shape.numel; e += int64_t(gridDim.x) * blockDim.x) {
     int64_t i = index[e];
     if (i < 0) i += size;  // from the end, as gather counts it
-    if (i >= 0 && i < size) atomicAdd(acc + offset_with(shape, st, dim, e, i), src[e]);
+    if (i >= 0 && i < size) atomic_add(acc + offset_with(shape, st, dim, e, i), src[e]);
   }
 }
 
@@ -73,11 +81,12 @@ template <typename T> __global__ void scatter_kernel(Shape shape, int dim, T* ou
   }
 }
 
-// Calls f(Tag<A>{}) for the accumulator types float and double.
+// Calls f(Tag<A>{}) for the accumulator types float, double and int64.
 template <typename F> cudaError_t with_acc(Elem acc, F&& f) {
   switch (acc) {
     case Elem::f64: return f(Tag<double>{});
     case Elem::f32: return f(Tag<float>{});
+    case Elem::i64: return f(Tag<int64_t>{});
     default: return cudaErrorInvalidValue;
   }
 }

@@ -1,5 +1,5 @@
 // CUDA kernels for index_select, embedding, index_add (the gradient of both), gather, scatter(_) and scatter_add(_)
-// (gather's gradient; float types only here), with the CPU backend's checks (common/index_layout.hpp). Index values
+// (gather's gradient), with the CPU backend's checks (common/index_layout.hpp). Index values
 // are never read on the host: an index out of range gives NaN (0 for integer and bool types) in
 // index_select/embedding/gather and is skipped by index_add, scatter and scatter_add, where the CPU raises.
 #include "runtime/backend/common/index_layout.hpp"
@@ -9,6 +9,13 @@
 
 namespace amps::rt::cuda {
 namespace {
+
+// The type index_add and scatter_add sum in: double for float64, float for the other float types, int64 for
+// integers and bool (exact: the atomics wrap as integer adds do, and the cast back wraps as the CPU's adds).
+DType add_acc(DType t) {
+  if (!is_floating(t)) return DType::int64;
+  return t == DType::float64 ? DType::float64 : DType::float32;
+}
 
 const int64_t* int64_index(const Tensor& index, Tensor& keep) {
   keep = contiguous(cast(index, DType::int64));
@@ -39,16 +46,16 @@ Tensors k_embedding(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(native::view(flat, common::embedding_shape(input, weight)));
 }
 
-// out = input; out[..., index[i], ...] += source[..., i, ...] along dim, summed in float (double for float64)
-// and rounded once into input's dtype; repeated indices accumulate in an unspecified order (atomics).
+// out = input; out[..., index[i], ...] += source[..., i, ...] along dim, summed in add_acc's type and rounded
+// (or wrapped) once into input's dtype; repeated indices accumulate in an unspecified order (atomics).
 Tensors k_index_add(const ArgReader& a, const KernelContext& kc) {
   const Tensor& input = a.tensor(0);
   const common::IndexAddLayout l = common::index_add_layout(input, a.i64(1), a.tensor(2), a.tensor(3));
-  const DType acc = input.dtype() == DType::float64 ? DType::float64 : DType::float32;
+  const DType acc = add_acc(input.dtype());
   Tensor res = Tensor::empty(input.sizes(), acc, kc.device), idx;
   copy_into(res, input);
   Tensor src = contiguous(cast(a.tensor(3), acc));
-  if (a.scalar(4).to_double() != 1.0) src = mul(src, wrap_number(a.scalar(4)).to(kc.device));
+  if (a.scalar(4).to_double() != 1.0) src = contiguous(cast(mul(src, wrap_number(a.scalar(4)).to(kc.device)), acc));
   check(launch_index_add(stream(kc.device), elem(acc), device_data(res), int64_index(a.tensor(2), idx), l.n,
                          device_data(src), l.l.outer, l.l.size, l.l.inner), "index_add");
   return one_tensor(cast(res, input.dtype()));
@@ -92,12 +99,12 @@ Tensor source_block(const Tensor& src, bool value, const Tensor& index, DType dt
 }
 
 // scatter_add(input, dim, index, src): out = input with src's elements (its leading index-shaped block) added where
-// index points along dim, summed in float (double for float64) with atomics and rounded once into input's dtype.
+// index points along dim, summed in add_acc's type with atomics and rounded (or wrapped) once into input's dtype.
 Tensor scatter_added(const ArgReader& a, Device dev) {
   const Tensor& input = a.tensor(0);
   const Tensor& index = a.tensor(2);
   const common::ScatterArgs s = common::scatter_args("scatter_add", input, a.i64(1), index, a.tensor(3));
-  const DType acc = input.dtype() == DType::float64 ? DType::float64 : DType::float32;
+  const DType acc = add_acc(input.dtype());
   Tensor res = Tensor::empty(input.sizes(), acc, dev), idx;
   copy_into(res, input);
   Tensor block = source_block(a.tensor(3), s.value, index, acc, dev);
@@ -141,10 +148,10 @@ Tensors k_scatter_(const ArgReader& a, const KernelContext& kc) {
 void register_index_kernels(KernelTable& t) {
   t.add(OpId::index_select, k_index_select);
   t.add(OpId::embedding, k_embedding, dtype_bit(DType::int64) | dtype_bit(DType::int32));
-  t.add(OpId::index_add, k_index_add, kFloatDTypes);
+  t.add(OpId::index_add, k_index_add);
   t.add(OpId::gather, k_gather);
-  t.add(OpId::scatter_add, k_scatter_add, kFloatDTypes);
-  t.add(OpId::scatter_add_, k_scatter_add_, kFloatDTypes);
+  t.add(OpId::scatter_add, k_scatter_add);
+  t.add(OpId::scatter_add_, k_scatter_add_);
   t.add(OpId::scatter, k_scatter);
   t.add(OpId::scatter_, k_scatter_);
 }

@@ -130,7 +130,7 @@ cudaError_t launch_gather(cudaStream_t s, Elem t, const Shape& shape, int dim, c
 // (as in PyTorch); an index outside [-size, size) is skipped (the CPU raises).
 cudaError_t launch_scatter(cudaStream_t s, Elem t, const Shape& shape, int dim, void* out,
                            const DimStrides& out_strides, int64_t size, const int64_t* index, const void* src);
-// scatter_add into [acc] (f32 or f64, element strides [acc_strides], [size] elements along [dim]): acc at e's
+// scatter_add into [acc] (f32, f64 or i64, element strides [acc_strides], [size] elements along [dim]): acc at e's
 // coordinates with [dim] replaced by index[e] gets src[e] added atomically (src row-major over [shape], acc's type);
 // an index outside [0, size) is skipped (the CPU raises).
 cudaError_t launch_scatter_add(cudaStream_t s, Elem acc, const Shape& shape, int dim, void* acc_data,
@@ -212,7 +212,7 @@ cudaError_t launch_triangle(cudaStream_t s, Elem t, const void* in, void* out, i
 // bool types): the CPU raises IndexError, a kernel cannot without a host sync.
 cudaError_t launch_index_select(cudaStream_t s, Elem t, const void* in, const int64_t* index, int64_t n, void* out,
                                 int64_t outer, int64_t size, int64_t inner);
-// index_add into contiguous acc[outer, size, inner] of [acc] (f32 or f64): acc[o, index[i], j] += src[o, i, j]
+// index_add into contiguous acc[outer, size, inner] of [acc] (f32, f64 or i64): acc[o, index[i], j] += src[o, i, j]
 // with atomics (summation order unspecified); an index outside [0, size) is skipped (the CPU raises).
 cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t* index, int64_t n, const void* src,
                              int64_t outer, int64_t size, int64_t inner);

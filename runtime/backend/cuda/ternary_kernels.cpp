@@ -4,6 +4,8 @@
 // optim.syncfree) skip a step with where(found_inf > 0, old, new), so none of this reads a device value on
 // the host.
 #include "runtime/backend/common/copy_kernels.hpp"
+#include "runtime/backend/common/mask_checks.hpp"
+#include "runtime/backend/common/shape_composites.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
 #include "runtime/error.hpp"
@@ -76,7 +78,7 @@ Tensors k_where(const ArgReader& a, const KernelContext& kc) {
   check_devices(OpId::where, {&c, &x, &y});
   // a uint8 condition is read as bool, as PyTorch 1.13 still accepts it (deprecated)
   AMPS_CHECK(c.dtype() == DType::bool_ || c.dtype() == DType::uint8, "where expected condition to be a boolean "
-             "tensor, but got a tensor with dtype {}", dtype_name(c.dtype()));
+             "tensor, but got a tensor with dtype {}", common::torch_type_name(c.dtype()));  // 1.13's spelling: Long
   c = as_dtype(c, DType::bool_);
   DType dt = cpu::result_type({&x, &y});
   Dims shape = broadcast_shapes(cpu::broadcast_pair(c, x, "where"), y.sizes(), "where");
@@ -91,6 +93,7 @@ Tensor masked_fill(const ArgReader& a, const KernelContext& kc, bool inplace) {
   common::check_fill_value(a.scalar(2), x.dtype());
   AMPS_CHECK(m.dtype() == DType::bool_ || m.dtype() == DType::uint8, "masked_fill_ only supports boolean masks, "
              "but got mask with dtype {}", dtype_name(m.dtype()));  // uint8: read as bool, as PyTorch 1.13 (deprecated)
+  common::check_byte_mask(m);
   m = as_dtype(m, DType::bool_);
   Dims shape = cpu::broadcast_pair(x, m, "masked_fill");
   if (inplace) check_inplace(a.op(), x, x.dtype(), shape);

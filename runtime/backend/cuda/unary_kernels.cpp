@@ -1,10 +1,11 @@
 // CUDA kernels for unary elementwise ops (and gelu's gradient), with the CPU backend's dtype rules: integers keep
-// their dtype for neg/abs/rounding/relu/clamp, go to float32 for float math; predicates give bool.
+// their dtype for neg/abs/rounding/relu/clamp, go to the default dtype for float math; predicates give bool.
 #include <limits>
 
 #include "runtime/backend/common/copy_kernels.hpp"
 #include "runtime/backend/cpu/native.hpp"
 #include "runtime/backend/cuda/cuda_backend.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 
 namespace amps::rt::cuda {
@@ -14,7 +15,7 @@ bool keeps_integers(UnOp op) { return op <= UnOp::relu || op == UnOp::clamp || o
 bool bool_result(UnOp op) { return op >= UnOp::isfinite; }
 
 Tensor unary_of(UnOp op, const Tensor& x, const ArgReader& a, const KernelContext& kc, bool inplace, UnaryParams p) {
-  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : DType::float32;
+  DType dt = (keeps_integers(op) || bool_result(op) || is_floating(x.dtype())) ? x.dtype() : default_dtype();
   if (op == UnOp::square && dt == DType::bool_) dt = DType::int64;  // square(bool) is int64, as PyTorch's
   const DType out_dt = bool_result(op) ? DType::bool_ : dt;
   AMPS_CHECK(!inplace || out_dt == x.dtype(), "{}: result type {} can't be cast to the desired output type {}",
@@ -136,11 +137,11 @@ UnaryParams clamp_params(const ArgReader& a) {
   return UnaryParams{lo ? lo->to_double() : 0.0, hi ? hi->to_double() : 0.0, 0.0, bool(lo), bool(hi)};
 }
 
-// clamp of an integer tensor with float bounds computes in float32, like PyTorch's result_type.
+// clamp of an integer tensor with float bounds computes in the default dtype, like PyTorch's result_type.
 Tensors k_clamp(const ArgReader& a, const KernelContext& kc) {
   UnaryParams p = clamp_params(a);
   bool float_bounds = (a.opt_scalar(1) && a.opt_scalar(1)->is_floating()) || (a.opt_scalar(2) && a.opt_scalar(2)->is_floating());
-  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), DType::float32);
+  if (float_bounds && !is_floating(a.tensor(0).dtype())) a.args()[0] = cast(a.tensor(0), default_dtype());
   return one_tensor(unary(UnOp::clamp, a, kc, false, p));
 }
 Tensors k_clamp_(const ArgReader& a, const KernelContext& kc) {

@@ -47,6 +47,7 @@ const std::vector<Exclusion> kNotDifferentiable = {
     {{O::bernoulli}, "a random draw: its output does not vary smoothly with the probabilities"},
     {{O::floor_divide}, "PyTorch defines no derivative; div(rounding_mode='floor') is the differentiable spelling"},
     {{O::detach}, "cuts the graph by definition"},
+    {{O::view_dtype}, "a bit reinterpretation: PyTorch 1.13's view(dtype) is not differentiable"},
     {{O::grid_sampler_2d_backward, O::grid_sampler_3d_backward},
      "PyTorch 1.13 defines no derivative of the grid samplers' backward kernels (no double backward)"},
     {{O::zeros_like, O::ones_like, O::full_like, O::empty_like, O::rand_like, O::randn_like},

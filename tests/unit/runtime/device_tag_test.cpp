@@ -141,6 +141,7 @@ void reduction_family() {
 void shape_family() {
   Tensor a = X({2, 3}), b = X({2, 3}, DType::float32, 1.0);
   run(OpId::view, {a, Dims{6}});
+  run(OpId::view_dtype, {a, DType::int32});
   run(OpId::reshape, {a.t(), Dims{6}});
   run(OpId::transpose, {a, int64_t(0), int64_t(1)});
   for (OpId op : {OpId::t, OpId::contiguous, OpId::detach, OpId::clone, OpId::squeeze, OpId::flatten}) run(op, {a.t()});
