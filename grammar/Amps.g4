@@ -22,8 +22,9 @@ pattern      : name                                     # namePattern
              ;
 // An expression, an assignment or an augmented assignment: one rule, so that choosing among them needs no
 // lookahead past the target (three rules made the parser scan every expression statement twice).
+// `a = b = v` (Python's chained assignment): the builder takes every expression before the last `=` as a target.
 exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
-                                 | '<<=' | '>>=') value=expr)? ;
+                                 | '<<=' | '>>=') value=expr ('=' more+=expr)*)? ;
 
 // `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
 decorator    : '@' postfix NEWLINE+ ;
@@ -35,7 +36,8 @@ param        : name ('=' expr)?        # plainParam
              | '**' name               # kwRestParam
              ;
 classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
-classBody    : '{' sep* (member (sep+ member)*)? sep* '}' ;
+// A leading string is the class's docstring (Python's), ignored.
+classBody    : '{' sep* (STRING+ sep*)? (member (sep+ member)*)? sep* '}' ;
 member       : fnDecl | letStmt ;
 
 ifStmt       : IF expr block (NEWLINE* ELSE (ifStmt | block))? ;
@@ -57,7 +59,12 @@ withStmt     : WITH withItem (',' withItem)* block ;
 withItem     : expr (AS pattern)? ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport
+             // Python's `from a.b import c, d as e` (also in parentheses); `from` is a soft keyword here only (the
+             // builder checks the name's text), so it stays free as a name elsewhere.
+             | from=NAME name ('.' attrName)* IMPORT
+               (fromName (',' fromName)* | '(' fromName (',' fromName)* ','? ')')   # fromImport
              ;
+fromName     : attrName (AS alias=name)? ;
 returnStmt   : RETURN expr? ;
 breakStmt    : BREAK ;
 continueStmt : CONTINUE ;
@@ -119,8 +126,8 @@ atom
   : SCALE '(' expr ')'                                        # scaleExpr
   | INT                                                       # intLit
   | FLOAT                                                     # floatLit
-  | STRING                                                    # strLit
-  | FSTRING                                                   # fstrLit
+  // Adjacent literals concatenate, as Python's (`"a" 'b' f"{c}"`); a docstring is such an expression statement.
+  | (STRING | FSTRING)+                                       # strLit
   | TRUE                                                      # trueLit
   | FALSE                                                     # falseLit
   | NONE                                                      # noneLit
@@ -158,8 +165,10 @@ SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda'; GLOBAL: 'global'; NONLOCAL: 'n
 
 FLOAT   : DIGITS '.' DIGITS? EXPONENT? | DIGITS EXPONENT | '.' DIGITS EXPONENT? ;
 INT     : DIGITS | '0' [xX] [0-9a-fA-F_]+ ;
-FSTRING : [fF] ('"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'') ;
-STRING  : '"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'' ;
+// Python's string forms: an optional raw prefix (r"..."), one or three quotes of either kind; a triple-quoted
+// body may span lines.
+FSTRING : ([fF] [rR]? | [rR] [fF]) STRBODY ;
+STRING  : [rR]? STRBODY ;
 NAME    : [a-zA-Z_] [a-zA-Z_0-9]* ;
 NEWLINE : '\r'? '\n' ;
 WS      : [ \t\f]+ -> channel(HIDDEN) ;
@@ -170,3 +179,5 @@ ERRCHAR : . ;
 fragment DIGITS   : [0-9] [0-9_]* ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 fragment ESC      : '\\' . ;
+fragment STRBODY  : '"""' (ESC | ~'\\')*? '"""' | '\'\'\'' (ESC | ~'\\')*? '\'\'\''
+                  | '"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'' ;

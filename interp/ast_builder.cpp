@@ -1,6 +1,7 @@
 // Parse tree → AST (see ast_builder.hpp). One function per grammar rule, named after it.
 #include "interp/ast_builder.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "interp/diagnostics.hpp"
@@ -12,7 +13,11 @@ using P = amps_gen::AmpsParser;
 
 Span AstBuilder::span(antlr4::Token* tok) const {
   uint32_t line = tok->getLine(), col = tok->getCharPositionInLine() + 1;
-  return Span{src_.get(), line, col, line, uint32_t(col + tok->getText().size())};
+  const std::string text = tok->getText();
+  const size_t last_break = text.rfind('\n');   // a triple-quoted string may span lines
+  if (last_break == std::string::npos) return Span{src_.get(), line, col, line, uint32_t(col + text.size())};
+  const auto breaks = uint32_t(std::count(text.begin(), text.end(), '\n'));
+  return Span{src_.get(), line, col, line + breaks, uint32_t(text.size() - last_break)};
 }
 
 Span AstBuilder::span(antlr4::ParserRuleContext* ctx) const {
@@ -131,8 +136,16 @@ Pattern AstBuilder::name_pattern(P::NameContext* ctx) {
 // exprStmt: target=expr (op=('=' | '+=' | ...) value=expr)?
 StmtPtr AstBuilder::expr_stmt(P::ExprStmtContext* ctx) {
   if (!ctx->op) return std::make_unique<ExprStmt>(span(ctx), expr(ctx->target));
-  if (ctx->op->getText() == "=") return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
-  return aug_assign_stmt(ctx);
+  if (ctx->op->getText() != "=") {
+    if (!ctx->more.empty()) throw AmpsError("SyntaxError", "invalid syntax: an augmented assignment cannot be chained", span(ctx));
+    return aug_assign_stmt(ctx);
+  }
+  if (ctx->more.empty()) return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
+  // a = b = c = v: targets a, b, c; the value is the last expression
+  auto s = std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->more.back()));
+  s->more_targets.push_back(expr(ctx->value));
+  for (size_t i = 0; i + 1 < ctx->more.size(); ++i) s->more_targets.push_back(expr(ctx->more[i]));
+  return s;
 }
 
 // exprStmt with an augmented operator ('+=', ...)
@@ -296,15 +309,31 @@ StmtPtr AstBuilder::autocast_stmt(P::AutocastStmtContext* ctx) {
   return s;
 }
 
-// importStmt: IMPORT name ('.' attrName)* (AS name)? | IMPORT STRING AS name
+// fromImport: `from` name ('.' attrName)* IMPORT fromName (',' fromName)*, parenthesised or not
+StmtPtr AstBuilder::from_import(P::FromImportContext* c, std::unique_ptr<ImportStmt> s) {
+  if (c->from->getText() != "from") {
+    throw AmpsError("SyntaxError", "unexpected '" + c->from->getText() + "', expected a statement", span(c->from));
+  }
+  s->module_path.push_back(intern(c->name()->getText()));
+  for (auto* part : c->attrName()) s->module_path.push_back(intern(part->getText()));
+  for (auto* n : c->fromName()) {
+    Pattern target;
+    target.name = intern(n->attrName()->getText());
+    target.span = span(n->attrName());
+    s->from_names.emplace_back(target.name, n->alias ? name_pattern(n->alias) : std::move(target));
+  }
+  return s;
+}
+
+// importStmt: IMPORT name ('.' attrName)* (AS name)? | IMPORT STRING AS name | fromImport
 StmtPtr AstBuilder::import_stmt(P::ImportStmtContext* ctx) {
   auto s = std::make_unique<ImportStmt>(span(ctx));
   if (auto* c = dynamic_cast<P::FileImportContext*>(ctx)) {
-    std::string raw = c->STRING()->getText();
-    s->file = unescape(std::string_view(raw).substr(1, raw.size() - 2), span(c->STRING()->getSymbol()));
+    s->file = string_token_value(c->STRING()->getSymbol(), span(c->STRING()->getSymbol()));
     s->alias = name_pattern(c->alias);
     return s;
   }
+  if (auto* c = dynamic_cast<P::FromImportContext*>(ctx)) return from_import(c, std::move(s));
   auto* c = dynamic_cast<P::ModuleImportContext*>(ctx);
   s->module_path.push_back(intern(c->name(0)->getText()));
   for (auto* part : c->attrName()) s->module_path.push_back(intern(part->getText()));

@@ -36,7 +36,13 @@ Flow Interp::exec_stmt(const Stmt& s) {
     // AssignStmt: target = value
     case StmtKind::Assign: {
       auto& n = static_cast<const AssignStmt&>(s);
-      exec_assign(*n.target, eval(*n.value));
+      if (n.more_targets.empty()) {
+        exec_assign(*n.target, eval(*n.value));
+        return Flow::Normal;
+      }
+      const Value v = eval(*n.value);   // `a = b = v`: one value, assigned left to right
+      exec_assign(*n.target, v);
+      for (auto& t : n.more_targets) exec_assign(*t, v);
       return Flow::Normal;
     }
     case StmtKind::AugAssign: exec_aug_assign(static_cast<const AugAssignStmt&>(s)); return Flow::Normal;
