@@ -14,7 +14,10 @@ statement
   | assertStmt | raiseStmt | passStmt | scopeStmt | exprStmt
   ;
 
-letStmt      : LET pattern ('=' expr)? ;
+// Python's bare tuples: `let a, b = f()`, `let x = 1, 2` (the builder makes the tuple pattern / tuple value).
+letStmt      : LET targets ('=' value=expr (',' values+=expr)* vtrail=','?)? ;
+// One or more patterns: several (or one with a trailing comma) form a tuple, as `for i, x in ...` in Python.
+targets      : pattern (',' pattern)* trailing=','? ;
 pattern      : name                                     # namePattern
              | '*' name                                 # starPattern
              | '(' pattern (',' pattern)* ','? ')'      # tuplePattern
@@ -23,8 +26,10 @@ pattern      : name                                     # namePattern
 // An expression, an assignment or an augmented assignment: one rule, so that choosing among them needs no
 // lookahead past the target (three rules made the parser scan every expression statement twice).
 // `a = b = v` (Python's chained assignment): the builder takes every expression before the last `=` as a target.
-exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
-                                 | '<<=' | '>>=') value=expr ('=' more+=expr)*)? ;
+// `a, b = b, a`: bare tuples on either side of a plain assignment (the builder makes the tuples).
+exprStmt     : target=expr (',' others+=expr)* ttrail=','?
+               (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
+                    | '<<=' | '>>=') value=expr (',' values+=expr)* vtrail=','? ('=' more+=expr)*)? ;
 
 // `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
 decorator    : '@' postfix NEWLINE+ ;
@@ -42,7 +47,7 @@ member       : fnDecl | letStmt | passStmt ;
 
 ifStmt       : IF expr block (NEWLINE* ELSE (ifStmt | block))? ;
 whileStmt    : WHILE expr block ;
-forStmt      : FOR pattern IN expr block ;
+forStmt      : FOR targets IN expr block ;
 // `catch e { }` / `catch { }` (amps') and Python's `except T { }`, `except (A, B) as e { }`, bare `except { }`: tried in
 // order; `else` runs when the body raised nothing (the builder checks that a catch-all comes last).
 tryStmt      : TRY block (NEWLINE* handler)* (NEWLINE* ELSE elseBlock=block)? (NEWLINE* FINALLY finallyBlock=block)? ;
@@ -93,7 +98,7 @@ expr         : orExpr (IF orExpr ELSE expr)?            # ternary
 // The `for ... in ... if ...` clauses of a comprehension or generator expression (after its element), Python's
 // nesting: `[x for row in m if row for x in row]`.
 compFor      : compClause+ ;
-compClause   : FOR pattern IN orExpr (IF orExpr)* ;
+compClause   : FOR targets IN orExpr (IF orExpr)* ;
 // An item of a tuple, list or set display: `*xs` splices an iterable in (Python's starred item).
 starItem     : '*' bitOr | expr ;
 orExpr       : andExpr (OR andExpr)* ;

@@ -23,7 +23,7 @@ class AstBuilder {
   StmtPtr statement(P::StatementContext* ctx);
   StmtPtr let_stmt(P::LetStmtContext* ctx);
   StmtPtr expr_stmt(P::ExprStmtContext* ctx);
-  StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx);
+  StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx, ExprPtr value);
   std::unique_ptr<FnDecl> fn_decl(P::FnDeclContext* ctx);
   std::unique_ptr<FnDecl> fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body);
   void fill_params(FnDecl& fn, P::ParamsContext* params);
@@ -42,6 +42,8 @@ class AstBuilder {
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   StmtPtr with_stmt(P::WithStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
+  Pattern targets(P::TargetsContext* ctx);
+  ExprPtr bare_tuple(P::ExprContext* first, const std::vector<P::ExprContext*>& rest, antlr4::Token* trail);
   Pattern pattern_part(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);
