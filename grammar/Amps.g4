@@ -14,7 +14,10 @@ statement
   | assertStmt | raiseStmt | passStmt | scopeStmt | exprStmt
   ;
 
-letStmt      : LET pattern ('=' expr)? ;
+// Python's bare tuples: `let a, b = f()`, `let x = 1, 2` (the builder makes the tuple pattern / tuple value).
+letStmt      : LET targets ('=' value=expr (',' values+=expr)* vtrail=','?)? ;
+// One or more patterns: several (or one with a trailing comma) form a tuple, as `for i, x in ...` in Python.
+targets      : pattern (',' pattern)* trailing=','? ;
 pattern      : name                                     # namePattern
              | '*' name                                 # starPattern
              | '(' pattern (',' pattern)* ','? ')'      # tuplePattern
@@ -22,8 +25,11 @@ pattern      : name                                     # namePattern
              ;
 // An expression, an assignment or an augmented assignment: one rule, so that choosing among them needs no
 // lookahead past the target (three rules made the parser scan every expression statement twice).
-exprStmt     : target=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
-                                 | '<<=' | '>>=') value=expr)? ;
+// `a = b = v` (Python's chained assignment): the builder takes every expression before the last `=` as a target.
+// `a, b = b, a`: bare tuples on either side of a plain assignment (the builder makes the tuples).
+exprStmt     : target=expr (',' others+=expr)* ttrail=','?
+               (op=('=' | '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '@=' | '&=' | '|=' | '^='
+                    | '<<=' | '>>=') value=expr (',' values+=expr)* vtrail=','? ('=' more+=expr)*)? ;
 
 // `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
 decorator    : '@' postfix NEWLINE+ ;
@@ -35,12 +41,13 @@ param        : name ('=' expr)?        # plainParam
              | '**' name               # kwRestParam
              ;
 classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
-classBody    : '{' sep* (member (sep+ member)*)? sep* '}' ;
+// A leading string is the class's docstring (Python's), ignored.
+classBody    : '{' sep* (STRING+ sep*)? (member (sep+ member)*)? sep* '}' ;
 member       : fnDecl | letStmt | passStmt ;
 
 ifStmt       : IF expr block (NEWLINE* ELSE (ifStmt | block))? ;
 whileStmt    : WHILE expr block ;
-forStmt      : FOR pattern IN expr block ;
+forStmt      : FOR targets IN expr block ;
 // `catch e { }` / `catch { }` (amps') and Python's `except T { }`, `except (A, B) as e { }`, bare `except { }`: tried in
 // order; `else` runs when the body raised nothing (the builder checks that a catch-all comes last).
 tryStmt      : TRY block (NEWLINE* handler)* (NEWLINE* ELSE elseBlock=block)? (NEWLINE* FINALLY finallyBlock=block)? ;
@@ -66,7 +73,12 @@ withStmt     : WITH withItem (',' withItem)* block ;
 withItem     : expr (AS pattern)? ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport
+             // Python's `from a.b import c, d as e` (also in parentheses); `from` is a soft keyword here only (the
+             // builder checks the name's text), so it stays free as a name elsewhere.
+             | from=NAME name ('.' attrName)* IMPORT
+               (fromName (',' fromName)* | '(' fromName (',' fromName)* ','? ')')   # fromImport
              ;
+fromName     : attrName (AS alias=name)? ;
 returnStmt   : RETURN expr? ;
 breakStmt    : BREAK ;
 continueStmt : CONTINUE ;
@@ -86,7 +98,7 @@ expr         : orExpr (IF orExpr ELSE expr)?            # ternary
 // The `for ... in ... if ...` clauses of a comprehension or generator expression (after its element), Python's
 // nesting: `[x for row in m if row for x in row]`.
 compFor      : compClause+ ;
-compClause   : FOR pattern IN orExpr (IF orExpr)* ;
+compClause   : FOR targets IN orExpr (IF orExpr)* ;
 // An item of a tuple, list or set display: `*xs` splices an iterable in (Python's starred item).
 starItem     : '*' bitOr | expr ;
 orExpr       : andExpr (OR andExpr)* ;
@@ -129,8 +141,8 @@ atom
   : SCALE '(' expr ')'                                        # scaleExpr
   | INT                                                       # intLit
   | FLOAT                                                     # floatLit
-  | STRING                                                    # strLit
-  | FSTRING                                                   # fstrLit
+  // Adjacent literals concatenate, as Python's (`"a" 'b' f"{c}"`); a docstring is such an expression statement.
+  | (STRING | FSTRING)+                                       # strLit
   | TRUE                                                      # trueLit
   | FALSE                                                     # falseLit
   | NONE                                                      # noneLit
@@ -168,8 +180,10 @@ SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda'; GLOBAL: 'global'; NONLOCAL: 'n
 
 FLOAT   : DIGITS '.' DIGITS? EXPONENT? | DIGITS EXPONENT | '.' DIGITS EXPONENT? ;
 INT     : DIGITS | '0' [xX] [0-9a-fA-F_]+ ;
-FSTRING : [fF] ('"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'') ;
-STRING  : '"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'' ;
+// Python's string forms: an optional raw prefix (r"..."), one or three quotes of either kind; a triple-quoted
+// body may span lines.
+FSTRING : ([fF] [rR]? | [rR] [fF]) STRBODY ;
+STRING  : [rR]? STRBODY ;
 NAME    : [a-zA-Z_] [a-zA-Z_0-9]* ;
 NEWLINE : '\r'? '\n' ;
 WS      : [ \t\f]+ -> channel(HIDDEN) ;
@@ -180,3 +194,5 @@ ERRCHAR : . ;
 fragment DIGITS   : [0-9] [0-9_]* ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 fragment ESC      : '\\' . ;
+fragment STRBODY  : '"""' (ESC | ~'\\')*? '"""' | '\'\'\'' (ESC | ~'\\')*? '\'\'\''
+                  | '"' (ESC | ~["\\\r\n])* '"' | '\'' (ESC | ~['\\\r\n])* '\'' ;

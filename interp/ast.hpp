@@ -194,6 +194,7 @@ struct LetStmt : Stmt {
 struct AssignStmt : Stmt {
   AssignStmt(Span s, ExprPtr t, ExprPtr v) : Stmt(StmtKind::Assign, s), target(std::move(t)), value(std::move(v)) {}
   ExprPtr target, value;
+  std::vector<ExprPtr> more_targets;   // `a = b = v`: b, ..., assigned the same value after target, left to right
 };
 struct AugAssignStmt : Stmt {
   AugAssignStmt(Span s, BinaryOp o, ExprPtr t, ExprPtr v)
@@ -297,6 +298,9 @@ struct ImportStmt : Stmt {
   std::string file;                 // file path as written (empty for a module import)
   Pattern alias;                    // the bound name
   bool bind_root = false;           // `import a.b` (no alias) binds module `a`, like Python
+  // `from a.b import c, d as e`: each name taken from the module (or its submodule of that name) and the name it
+  // is bound to; empty for a plain import (alias unused then).
+  std::vector<std::pair<Atom, Pattern>> from_names;
 };
 struct ReturnStmt : Stmt { ReturnStmt(Span s, ExprPtr v) : Stmt(StmtKind::Return, s), value(std::move(v)) {} ExprPtr value; };
 struct AssertStmt : Stmt {

@@ -1,6 +1,7 @@
 // Parse tree → AST (see ast_builder.hpp). One function per grammar rule, named after it.
 #include "interp/ast_builder.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "interp/diagnostics.hpp"
@@ -12,7 +13,11 @@ using P = amps_gen::AmpsParser;
 
 Span AstBuilder::span(antlr4::Token* tok) const {
   uint32_t line = tok->getLine(), col = tok->getCharPositionInLine() + 1;
-  return Span{src_.get(), line, col, line, uint32_t(col + tok->getText().size())};
+  const std::string text = tok->getText();
+  const size_t last_break = text.rfind('\n');   // a triple-quoted string may span lines
+  if (last_break == std::string::npos) return Span{src_.get(), line, col, line, uint32_t(col + text.size())};
+  const auto breaks = uint32_t(std::count(text.begin(), text.end(), '\n'));
+  return Span{src_.get(), line, col, line + breaks, uint32_t(text.size() - last_break)};
 }
 
 Span AstBuilder::span(antlr4::ParserRuleContext* ctx) const {
@@ -94,7 +99,34 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
 
 // letStmt: LET pattern ('=' expr)?
 StmtPtr AstBuilder::let_stmt(P::LetStmtContext* ctx) {
-  return std::make_unique<LetStmt>(span(ctx), pattern(ctx->pattern()), ctx->expr() ? expr(ctx->expr()) : nullptr);
+  ExprPtr value = ctx->value ? bare_tuple(ctx->value, ctx->values, ctx->vtrail) : nullptr;
+  return std::make_unique<LetStmt>(span(ctx), targets(ctx->targets()), std::move(value));
+}
+
+// targets: pattern (',' pattern)* ','? — one pattern, or the tuple pattern of several (Python's `for i, x in ...`).
+Pattern AstBuilder::targets(P::TargetsContext* ctx) {
+  if (ctx->pattern().size() == 1 && !ctx->trailing) return pattern(ctx->pattern(0));
+  Pattern p;
+  p.span = span(ctx);
+  int stars = 0;
+  for (auto* part : ctx->pattern()) {
+    p.elements.push_back(pattern_part(part));
+    stars += p.elements.back().starred;
+  }
+  if (stars > 1) throw AmpsError("SyntaxError", "multiple starred expressions in assignment", p.span);
+  return p;
+}
+
+// `e` alone, or the tuple `e, f, ...` (a trailing comma makes a one-tuple), as Python's bare tuple displays.
+ExprPtr AstBuilder::bare_tuple(P::ExprContext* first, const std::vector<P::ExprContext*>& rest, antlr4::Token* trail) {
+  if (rest.empty() && !trail) return expr(first);
+  Span s = span(first);
+  const Span last = span(rest.empty() ? first : rest.back());
+  s.end_line = last.end_line, s.end_col = last.end_col;
+  auto t = std::make_unique<TupleLit>(s);
+  t->items.push_back(expr(first));
+  for (auto* e : rest) t->items.push_back(expr(e));
+  return t;
 }
 
 // pattern: name | '(' pattern, ... ')' | '[' pattern, ... ']'
@@ -135,13 +167,27 @@ Pattern AstBuilder::name_pattern(P::NameContext* ctx) {
 
 // exprStmt: target=expr (op=('=' | '+=' | ...) value=expr)?
 StmtPtr AstBuilder::expr_stmt(P::ExprStmtContext* ctx) {
-  if (!ctx->op) return std::make_unique<ExprStmt>(span(ctx), expr(ctx->target));
-  if (ctx->op->getText() == "=") return std::make_unique<AssignStmt>(span(ctx), expr(ctx->target), expr(ctx->value));
-  return aug_assign_stmt(ctx);
+  ExprPtr target = bare_tuple(ctx->target, ctx->others, ctx->ttrail);
+  if (!ctx->op) return std::make_unique<ExprStmt>(span(ctx), std::move(target));
+  const bool value_tuple = !ctx->values.empty() || ctx->vtrail;
+  if (ctx->op->getText() != "=") {
+    if (!ctx->more.empty()) throw AmpsError("SyntaxError", "invalid syntax: an augmented assignment cannot be chained", span(ctx));
+    if (!ctx->others.empty() || ctx->ttrail)
+      throw AmpsError("SyntaxError", "'tuple' is an illegal expression for augmented assignment", span(ctx));
+    return aug_assign_stmt(ctx, value_tuple ? bare_tuple(ctx->value, ctx->values, ctx->vtrail) : expr(ctx->value));
+  }
+  if (ctx->more.empty())
+    return std::make_unique<AssignStmt>(span(ctx), std::move(target), bare_tuple(ctx->value, ctx->values, ctx->vtrail));
+  if (value_tuple) throw AmpsError("SyntaxError", "a bare tuple in a chained assignment: write it in parentheses", span(ctx));
+  // a = b = c = v: targets a, b, c; the value is the last expression
+  auto s = std::make_unique<AssignStmt>(span(ctx), std::move(target), expr(ctx->more.back()));
+  s->more_targets.push_back(expr(ctx->value));
+  for (size_t i = 0; i + 1 < ctx->more.size(); ++i) s->more_targets.push_back(expr(ctx->more[i]));
+  return s;
 }
 
 // exprStmt with an augmented operator ('+=', ...)
-StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx) {
+StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx, ExprPtr value) {
   static const std::pair<const char*, BinaryOp> ops[] = {
       {"+=", BinaryOp::Add}, {"-=", BinaryOp::Sub}, {"*=", BinaryOp::Mul}, {"/=", BinaryOp::Div},
       {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod}, {"**=", BinaryOp::Pow}, {"@=", BinaryOp::MatMul},
@@ -150,7 +196,7 @@ StmtPtr AstBuilder::aug_assign_stmt(P::ExprStmtContext* ctx) {
   BinaryOp op = BinaryOp::Add;
   for (auto& [text, o] : ops)
     if (ctx->op->getText() == text) op = o;
-  return std::make_unique<AugAssignStmt>(span(ctx), op, expr(ctx->target), expr(ctx->value));
+  return std::make_unique<AugAssignStmt>(span(ctx), op, expr(ctx->target), std::move(value));
 }
 
 // gradModeStmt: NO_GRAD block | ENABLE_GRAD block | SET_GRAD_ENABLED '(' expr ')' block
@@ -267,7 +313,7 @@ StmtPtr AstBuilder::while_stmt(P::WhileStmtContext* ctx) {
 
 // forStmt: FOR pattern IN expr block
 StmtPtr AstBuilder::for_stmt(P::ForStmtContext* ctx) {
-  auto s = std::make_unique<ForStmt>(span(ctx->FOR()->getSymbol()), pattern(ctx->pattern()), expr(ctx->expr()));
+  auto s = std::make_unique<ForStmt>(span(ctx->FOR()->getSymbol()), targets(ctx->targets()), expr(ctx->expr()));
   s->body = block(ctx->block());
   return s;
 }
@@ -340,15 +386,31 @@ StmtPtr AstBuilder::autocast_stmt(P::AutocastStmtContext* ctx) {
   return s;
 }
 
-// importStmt: IMPORT name ('.' attrName)* (AS name)? | IMPORT STRING AS name
+// fromImport: `from` name ('.' attrName)* IMPORT fromName (',' fromName)*, parenthesised or not
+StmtPtr AstBuilder::from_import(P::FromImportContext* c, std::unique_ptr<ImportStmt> s) {
+  if (c->from->getText() != "from") {
+    throw AmpsError("SyntaxError", "unexpected '" + c->from->getText() + "', expected a statement", span(c->from));
+  }
+  s->module_path.push_back(intern(c->name()->getText()));
+  for (auto* part : c->attrName()) s->module_path.push_back(intern(part->getText()));
+  for (auto* n : c->fromName()) {
+    Pattern target;
+    target.name = intern(n->attrName()->getText());
+    target.span = span(n->attrName());
+    s->from_names.emplace_back(target.name, n->alias ? name_pattern(n->alias) : std::move(target));
+  }
+  return s;
+}
+
+// importStmt: IMPORT name ('.' attrName)* (AS name)? | IMPORT STRING AS name | fromImport
 StmtPtr AstBuilder::import_stmt(P::ImportStmtContext* ctx) {
   auto s = std::make_unique<ImportStmt>(span(ctx));
   if (auto* c = dynamic_cast<P::FileImportContext*>(ctx)) {
-    std::string raw = c->STRING()->getText();
-    s->file = unescape(std::string_view(raw).substr(1, raw.size() - 2), span(c->STRING()->getSymbol()));
+    s->file = string_token_value(c->STRING()->getSymbol(), span(c->STRING()->getSymbol()));
     s->alias = name_pattern(c->alias);
     return s;
   }
+  if (auto* c = dynamic_cast<P::FromImportContext*>(ctx)) return from_import(c, std::move(s));
   auto* c = dynamic_cast<P::ModuleImportContext*>(ctx);
   s->module_path.push_back(intern(c->name(0)->getText()));
   for (auto* part : c->attrName()) s->module_path.push_back(intern(part->getText()));

@@ -23,7 +23,7 @@ class AstBuilder {
   StmtPtr statement(P::StatementContext* ctx);
   StmtPtr let_stmt(P::LetStmtContext* ctx);
   StmtPtr expr_stmt(P::ExprStmtContext* ctx);
-  StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx);
+  StmtPtr aug_assign_stmt(P::ExprStmtContext* ctx, ExprPtr value);
   std::unique_ptr<FnDecl> fn_decl(P::FnDeclContext* ctx);
   std::unique_ptr<FnDecl> fn_common(Span s, Atom name, P::ParamsContext* params, P::BlockContext* body);
   void fill_params(FnDecl& fn, P::ParamsContext* params);
@@ -37,10 +37,13 @@ class AstBuilder {
   ExprPtr except_type(P::ExceptTypeContext* ctx);
   StmtPtr autocast_stmt(P::AutocastStmtContext* ctx);
   StmtPtr import_stmt(P::ImportStmtContext* ctx);
+  StmtPtr from_import(P::FromImportContext* ctx, std::unique_ptr<ImportStmt> s);
   StmtPtr simple_stmt(antlr4::ParserRuleContext* ctx);
   StmtPtr grad_mode_stmt(P::GradModeStmtContext* ctx);
   StmtPtr with_stmt(P::WithStmtContext* ctx);
   Pattern pattern(P::PatternContext* ctx);
+  Pattern targets(P::TargetsContext* ctx);
+  ExprPtr bare_tuple(P::ExprContext* first, const std::vector<P::ExprContext*>& rest, antlr4::Token* trail);
   Pattern pattern_part(P::PatternContext* ctx);
   Pattern name_pattern(P::NameContext* ctx);
   std::vector<ExprPtr> decorators(const std::vector<P::DecoratorContext*>& list);
@@ -74,13 +77,26 @@ class AstBuilder {
   ExprPtr comprehension(CompKind kind, Span s, P::ExprContext* key, P::ExprContext* elem, P::CompForContext* clause);
   ExprPtr dict_lit(P::DictLitContext* ctx);
   ExprPtr set_lit(P::DictLitContext* ctx);
-  ExprPtr fstring(antlr4::Token* tok);
+  ExprPtr string_lit(P::StrLitContext* ctx);
+  void fstring(antlr4::Token* tok, FStr& out);
   std::vector<ExprPtr> exprs(const std::vector<P::ExprContext*>& list);
 
   SourceRef src_;
 };
 
-// Decodes a quoted literal's escapes (\n \t \" \' \\ \0 \r); throws SyntaxError on an unknown one.
+// Decodes a quoted literal's escapes (\n \t \" \' \\ \0 \r, a backslash before a line break joins the lines);
+// throws SyntaxError on an unknown one.
 std::string unescape(std::string_view quoted_body, const Span& where);
+
+// A string token's parts: its prefix letters (r: raw, f: f-string), where the body starts (after the prefix and one
+// or three quotes) and the body itself.
+struct StringToken {
+  bool raw = false, f = false;
+  size_t open = 0;
+  std::string_view body;
+};
+StringToken split_string_token(std::string_view text);
+// The value of a STRING token (prefix and quotes removed, escapes decoded unless raw).
+std::string string_token_value(antlr4::Token* tok, const Span& where);
 
 }  // namespace amps::interp

@@ -41,7 +41,7 @@ ExprPtr AstBuilder::comprehension(CompKind kind, Span s, P::ExprContext* key, P:
   l->elem = expr(elem);
   for (auto* c : clause->compClause()) {
     CompClause cl;
-    cl.target = pattern(c->pattern());
+    cl.target = targets(c->targets());
     auto parts = c->orExpr();
     cl.iter = or_expr(parts[0]);
     for (size_t i = 1; i < parts.size(); ++i) cl.conds.push_back(or_expr(parts[i]));

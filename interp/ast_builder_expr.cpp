@@ -255,7 +255,7 @@ ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx))
     return std::make_unique<SuperExpr>(s, intern(c->attrName()->getText()));
   if (auto* c = dynamic_cast<P::ScaleExprContext*>(ctx)) return std::make_unique<ScaleExpr>(s, expr(c->expr()));
-  if (auto* c = dynamic_cast<P::FstrLitContext*>(ctx)) return fstring(c->FSTRING()->getSymbol());
+  if (auto* c = dynamic_cast<P::StrLitContext*>(ctx)) return string_lit(c);
   if (ExprPtr e = collection(ctx)) return e;
   return literal(ctx);
 }
@@ -272,7 +272,7 @@ static int64_t parse_int(std::string text, const Span& s) {
   return v;
 }
 
-// INT | FLOAT | STRING | TRUE | FALSE | NONE
+// INT | FLOAT | TRUE | FALSE | NONE
 ExprPtr AstBuilder::literal(P::AtomContext* ctx) {
   Span s = span(ctx);
   std::string text = ctx->getText();
@@ -281,8 +281,6 @@ ExprPtr AstBuilder::literal(P::AtomContext* ctx) {
     std::erase(text, '_');
     return std::make_unique<FloatLit>(s, std::strtod(text.c_str(), nullptr));
   }
-  if (dynamic_cast<P::StrLitContext*>(ctx))
-    return std::make_unique<StrLit>(s, unescape(std::string_view(text).substr(1, text.size() - 2), s));
   if (dynamic_cast<P::TrueLitContext*>(ctx)) return std::make_unique<BoolLit>(s, true);
   if (dynamic_cast<P::FalseLitContext*>(ctx)) return std::make_unique<BoolLit>(s, false);
   return std::make_unique<NoneLit>(s);
@@ -299,6 +297,8 @@ std::string unescape(std::string_view body, const Span& where) {
       case 'r': out += '\r'; break;
       case '0': out += '\0'; break;
       case '"': case '\'': case '\\': case '{': case '}': out += c; break;
+      case '\n': break;
+      case '\r': if (i + 1 < body.size() && body[i + 1] == '\n') ++i; break;
       default: throw AmpsError("SyntaxError", std::string("unknown escape sequence '\\") + c + "'", where);
     }
   }

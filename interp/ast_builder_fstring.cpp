@@ -1,5 +1,6 @@
-// f-strings: splits f"text {expr:spec}" into literal and expression parts; each embedded
-// expression is parsed with its real source position so errors point inside the string.
+// String literals: Python's prefixes (r, f, rf) and quotes (one or three of either kind), adjacent literals
+// concatenated; f-strings split into literal and expression parts, each embedded expression parsed with its real
+// source position so errors point inside the string.
 #include <cctype>
 
 #include "interp/ast_builder.hpp"
@@ -32,17 +33,76 @@ static bool self_documenting(const std::string& code) {
   return last == 0 || std::string_view("=!<>").find(code[last - 1]) == std::string_view::npos;
 }
 
-// FSTRING: f"..." with {expr} and {expr:spec}; {{ and }} are literal braces.
-ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
-  Span s = span(tok);
-  std::string text = tok->getText();
-  std::string_view body = std::string_view(text).substr(2, text.size() - 3);
-  const uint32_t body_col = tok->getCharPositionInLine() + 2;   // 0-based column of body[0]
+StringToken split_string_token(std::string_view text) {
+  StringToken t;
+  size_t p = 0;
+  for (; p < text.size() && text[p] != '"' && text[p] != '\''; ++p) {
+    t.raw = t.raw || text[p] == 'r' || text[p] == 'R';
+    t.f = t.f || text[p] == 'f' || text[p] == 'F';
+  }
+  const bool triple = text.size() - p >= 6 && text[p + 1] == text[p] && text[p + 2] == text[p];
+  t.open = p + (triple ? 3 : 1);
+  t.body = text.substr(t.open, text.size() - t.open - (triple ? 3 : 1));
+  return t;
+}
+
+// A literal part's text: escapes decoded unless raw; a line break in the source (\r\n too) is "\n", as Python's.
+static std::string literal_text(std::string_view body, bool raw, const Span& where) {
+  std::string text;
+  for (size_t i = 0; i < body.size(); ++i)
+    if (!(body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n')) text += body[i];
+  return raw ? text : unescape(text, where);
+}
+
+std::string string_token_value(antlr4::Token* tok, const Span& where) {
+  const std::string text = tok->getText();
+  const StringToken t = split_string_token(text);
+  return literal_text(t.body, t.raw, where);
+}
+
+// Line and 0-based column of body[i] in the source: a triple-quoted body may span lines.
+static std::pair<uint32_t, uint32_t> body_position(antlr4::Token* tok, const StringToken& t, size_t i) {
+  uint32_t line = uint32_t(tok->getLine()), col = uint32_t(tok->getCharPositionInLine() + t.open);
+  for (size_t k = 0; k < i; ++k) {
+    if (t.body[k] == '\n') ++line, col = 0;
+    else ++col;
+  }
+  return {line, col};
+}
+
+// strLit: (STRING | FSTRING)+ — adjacent literals concatenate, as Python's; with an f-string among them the whole
+// is one f-string.
+ExprPtr AstBuilder::string_lit(P::StrLitContext* ctx) {
+  Span s = span(ctx);
+  std::vector<antlr4::Token*> toks;
+  bool any_f = false;
+  for (auto* node : ctx->children) {
+    toks.push_back(static_cast<antlr4::tree::TerminalNode*>(node)->getSymbol());
+    any_f = any_f || toks.back()->getType() == P::FSTRING;
+  }
+  if (!any_f) {
+    std::string value;
+    for (antlr4::Token* tok : toks) value += string_token_value(tok, span(tok));
+    return std::make_unique<StrLit>(s, std::move(value));
+  }
   auto out = std::make_unique<FStr>(s);
+  for (antlr4::Token* tok : toks) {
+    if (tok->getType() == P::FSTRING) fstring(tok, *out);
+    else out->parts.push_back({string_token_value(tok, span(tok)), nullptr, ""});
+  }
+  return out;
+}
+
+// FSTRING: f"..." with {expr} and {expr:spec}; {{ and }} are literal braces. Appends its parts to [out].
+void AstBuilder::fstring(antlr4::Token* tok, FStr& out) {
+  Span s = span(tok);
+  const std::string text = tok->getText();
+  const StringToken t = split_string_token(text);
+  std::string_view body = t.body;
   std::string lit;
   auto flush = [&] {
     if (lit.empty()) return;
-    out->parts.push_back({unescape(lit, s), nullptr, ""});
+    out.parts.push_back({literal_text(lit, t.raw, s), nullptr, ""});
     lit.clear();
   };
   for (size_t i = 0; i < body.size(); ++i) {
@@ -67,10 +127,11 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
     }
     bool self_doc = self_documenting(code);
     if (self_doc) {   // f"{x = }": the source text itself, '=' and spaces included, then the value
-      out->parts.push_back({code, nullptr, ""});
+      out.parts.push_back({code, nullptr, ""});
       code.erase(code.find_last_not_of(" \t"));
     }
-    FStrPart part{"", parse_embedded_expr(src_, code, tok->getLine(), body_col + i + 1), ""};
+    const auto [line, col] = body_position(tok, t, i + 1);
+    FStrPart part{"", parse_embedded_expr(src_, code, line, col), ""};
     part.repr = self_doc;
     part.conversion = conversion;
     if (body[end] == ':') {
@@ -79,11 +140,10 @@ ExprPtr AstBuilder::fstring(antlr4::Token* tok) {
       part.spec = std::string(body.substr(end + 1, close - end - 1));
       end = close;
     }
-    out->parts.push_back(std::move(part));
+    out.parts.push_back(std::move(part));
     i = end;
   }
   flush();
-  return out;
 }
 
 }  // namespace amps::interp

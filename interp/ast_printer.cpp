@@ -139,7 +139,10 @@ std::string stmt_decl(const Stmt& s, int indent) {
       if (!n.file.empty()) return "(import " + quote(n.file) + " " + *n.alias.name + ")";
       std::string path;
       for (size_t i = 0; i < n.module_path.size(); ++i) path += (i ? "." : "") + *n.module_path[i];
-      return "(import " + path + " " + *n.alias.name + ")";
+      if (n.from_names.empty()) return "(import " + path + " " + *n.alias.name + ")";
+      std::string names;
+      for (auto& [member, target] : n.from_names) names += " (" + *member + " " + *target.name + ")";
+      return "(from " + path + names + ")";
     }
     default: return stmt_control(s, indent);
   }
@@ -155,7 +158,9 @@ std::string stmt(const Stmt& s, int indent) {
     }
     case StmtKind::Assign: {
       auto& n = static_cast<const AssignStmt&>(s);
-      return "(= " + dump_expr(*n.target) + " " + dump_expr(*n.value) + ")";
+      std::string targets = dump_expr(*n.target);
+      for (auto& t : n.more_targets) targets += " " + dump_expr(*t);
+      return "(= " + targets + " " + dump_expr(*n.value) + ")";
     }
     case StmtKind::AugAssign: {
       auto& n = static_cast<const AugAssignStmt&>(s);

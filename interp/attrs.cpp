@@ -56,8 +56,12 @@ Value Interp::find_attr(const Value& obj, Atom name) {
       return v ? *v : Value::undef();
     }
     case ObjKind::Module: {
-      const Value* v = obj.as<Module>()->attrs.find(name);
-      return v ? *v : Value::undef();
+      auto* m = obj.as<Module>();
+      if (const Value* v = m->attrs.find(name)) return *v;
+      if (!m->on_missing) return Value::undef();
+      Value v = m->on_missing(*this, name);
+      if (!v.is_undef()) m->attrs[name] = v;
+      return v;
     }
     case ObjKind::Tuple:
       if (const auto* t = obj.as<Tuple>(); t->field_names)

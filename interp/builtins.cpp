@@ -348,6 +348,8 @@ Value b_any_all(Interp& in, CallArgs& a, bool any) {
 
 void install_math_module(Interp& in);
 void install_time_module(Interp& in);
+void install_torch_module(Interp& in);   // module_torch.cpp
+void install_future_module(Interp& in);  // module_future.cpp
 void install_iter_builtins(Interp& in);
 void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
@@ -395,6 +397,8 @@ void install_core_builtins(Interp& in) {
   install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);
+  install_torch_module(in);
+  install_future_module(in);
 }
 
 }  // namespace amps::interp

@@ -37,7 +37,13 @@ Flow Interp::exec_stmt(const Stmt& s) {
     // AssignStmt: target = value
     case StmtKind::Assign: {
       auto& n = static_cast<const AssignStmt&>(s);
-      exec_assign(*n.target, eval(*n.value));
+      if (n.more_targets.empty()) {
+        exec_assign(*n.target, eval(*n.value));
+        return Flow::Normal;
+      }
+      const Value v = eval(*n.value);   // `a = b = v`: one value, assigned left to right
+      exec_assign(*n.target, v);
+      for (auto& t : n.more_targets) exec_assign(*t, v);
       return Flow::Normal;
     }
     case StmtKind::AugAssign: exec_aug_assign(static_cast<const AugAssignStmt&>(s)); return Flow::Normal;
@@ -123,6 +129,12 @@ void Interp::exec_let(const LetStmt& s) {
   bind(s.target, std::move(v));
 }
 
+// Python's message for unpacking [got] values into [expected] targets.
+static std::string unpack_count_message(size_t got, size_t expected) {
+  if (got > expected) return fmt::format("too many values to unpack (expected {})", expected);
+  return fmt::format("not enough values to unpack (expected {}, got {})", expected, got);
+}
+
 // Binds a value to a pattern; tuple patterns destructure any iterable of the right length.
 void Interp::bind(const Pattern& p, Value v) {
   if (p.is_name()) {
@@ -133,9 +145,7 @@ void Interp::bind(const Pattern& p, Value v) {
   iterate(v, p.span, [&](Value x) { items.push_back(std::move(x)); return true; });
   for (auto& e : p.elements)
     if (e.starred) return bind_starred(p, std::move(items));
-  if (items.size() != p.elements.size())
-    fail("ValueError", fmt::format("cannot unpack {} value{} into {} names", items.size(),
-                                   items.size() == 1 ? "" : "s", p.elements.size()), p.span);
+  if (items.size() != p.elements.size()) fail("ValueError", unpack_count_message(items.size(), p.elements.size()), p.span);
   for (size_t i = 0; i < items.size(); ++i) bind(p.elements[i], std::move(items[i]));
 }
 
@@ -170,7 +180,7 @@ void Interp::exec_assign(const Expr& target, Value v) {
       std::vector<Value> vals;
       iterate(v, target.span, [&](Value x) { vals.push_back(std::move(x)); return true; });
       if (vals.size() != items.size())
-        fail("ValueError", fmt::format("cannot unpack {} values into {} targets", vals.size(), items.size()), target.span);
+        fail("ValueError", unpack_count_message(vals.size(), items.size()), target.span);
       for (size_t i = 0; i < vals.size(); ++i) exec_assign(*items[i], std::move(vals[i]));
     }
   }

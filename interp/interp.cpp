@@ -227,10 +227,10 @@ Value Interp::import_module(const std::vector<Atom>& path, const Span& where) {
     if (cached != modules_.end()) { if (i == 0) top = cached->second; continue; }
     auto init = module_inits_.find(name);
     if (init == module_inits_.end()) {
-      if (i > 0) {   // a submodule may be an attribute of its parent (nn.utils)
+      if (i > 0) {   // a submodule may be an attribute of its parent: a module, or an object (nn.functional)
         Value parent = modules_[name.substr(0, name.rfind('.'))];
         Value sub = find_attr(parent, path[i]);
-        if (sub.is(ObjKind::Module)) { modules_[name] = sub; continue; }
+        if (sub.is(ObjKind::Module) || sub.is(ObjKind::Instance)) { modules_[name] = sub; continue; }
       }
       if (Value host = load_host_module(name, where); !host.is_undef()) {
         modules_[name] = host;
@@ -247,8 +247,28 @@ Value Interp::import_module(const std::vector<Atom>& path, const Span& where) {
   return modules_[name];
 }
 
+// `from a.b import c as d`: each name is the module's attribute, else its submodule `a.b.c` (Python's order).
+void Interp::exec_from_import(const ImportStmt& s) {
+  const Value mod = import_module(s.module_path, s.span);
+  std::string path;
+  for (Atom part : s.module_path) path += (path.empty() ? "" : ".") + *part;
+  for (auto& [member, target] : s.from_names) {
+    Value v = find_attr(mod, member);
+    if (v.is_undef()) {
+      std::vector<Atom> sub = s.module_path;
+      sub.push_back(member);
+      const std::string sub_name = path + "." + *member;
+      if (module_inits_.count(sub_name) || modules_.count(sub_name)) v = import_module(sub, s.span);
+    }
+    if (v.is_undef())   // Python's message for a module without a file
+      fail("ImportError", fmt::format("cannot import name '{}' from '{}' (unknown location)", *member, path), target.span);
+    bind(target, v);
+  }
+}
+
 // ImportStmt: built-in module or `import "file.amps" as m` relative to the importing file.
 void Interp::exec_import(const ImportStmt& s) {
+  if (!s.from_names.empty()) return exec_from_import(s);
   if (s.file.empty()) {
     Value mod = import_module(s.module_path, s.span);
     if (s.bind_root) mod = modules_[*s.module_path[0]];

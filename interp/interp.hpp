@@ -219,6 +219,7 @@ class Interp {
   void exec_assign(const Expr& target, Value v);
   void exec_aug_assign(const AugAssignStmt& s);
   void exec_import(const ImportStmt& s);
+  void exec_from_import(const ImportStmt& s);
   // A closure for [d] with its decorators applied; [cls] is the class whose body declares it (methods).
   Value make_function(const FnDecl& d, const Class* cls = nullptr);
   Value eval_method_decorator(const Expr& e, const Class& cls);

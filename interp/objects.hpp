@@ -184,6 +184,9 @@ struct Module : Object {
   std::string type_name() const override { return "module"; }
   std::string name;
   AttrMap attrs;
+  // A name not in attrs: asked of this (when set) before the lookup fails; a value it gives is kept in attrs
+  // (`torch`, whose names are amps' globals and stdlib modules, found on first use).
+  std::function<Value(Interp&, Atom)> on_missing;
 };
 
 struct Range : Object {

@@ -89,7 +89,12 @@ class Resolver {
       case StmtKind::Let: hoist_pattern(static_cast<LetStmt&>(s).target); break;
       case StmtKind::Fn: scope_->declare(static_cast<FnDecl&>(s).name); break;
       case StmtKind::Class: scope_->declare(static_cast<ClassDecl&>(s).name); break;
-      case StmtKind::Import: hoist_pattern(static_cast<ImportStmt&>(s).alias); break;
+      case StmtKind::Import: {
+        auto& n = static_cast<ImportStmt&>(s);
+        if (n.from_names.empty()) hoist_pattern(n.alias);
+        for (auto& [member, target] : n.from_names) hoist_pattern(target);
+        break;
+      }
       case StmtKind::If: {
         auto& n = static_cast<IfStmt&>(s);
         hoist(n.then);
@@ -216,6 +221,7 @@ class Resolver {
         auto& n = static_cast<AssignStmt&>(s);
         expr(*n.value);
         assign_target(*n.target);
+        for (auto& t : n.more_targets) assign_target(*t);
         break;
       }
       case StmtKind::AugAssign: {
@@ -299,7 +305,12 @@ class Resolver {
 
   void simple(Stmt& s) {
     switch (s.kind) {
-      case StmtKind::Import: bind_pattern(static_cast<ImportStmt&>(s).alias); break;
+      case StmtKind::Import: {
+        auto& n = static_cast<ImportStmt&>(s);
+        if (n.from_names.empty()) bind_pattern(n.alias);
+        for (auto& [member, target] : n.from_names) bind_pattern(target);
+        break;
+      }
       case StmtKind::Return: {
         if (!scope_->fn) fail("SyntaxError", "'return' outside a function", s.span);
         auto& n = static_cast<ReturnStmt&>(s);

@@ -26,6 +26,7 @@ void install_torch_default_dtype(Interp& in);  // torch_default_dtype.cpp
 void install_torch_numeric(Interp& in);     // torch_numeric.cpp
 void install_torch_histograms(Interp& in);  // torch_histogram.cpp
 void install_torch_aliases(Interp& in);     // torch_aliases.cpp
+void rewrite_deprecated_overload(Interp& in, std::string_view name, CallArgs& a, bool method);  // deprecated_overloads.cpp
 
 namespace {
 
@@ -302,7 +303,7 @@ void install_dtypes_and_devices(Interp& in) {
       {"float32", rt::DType::float32}, {"f32", rt::DType::float32}, {"float16", rt::DType::float16},
       {"f16", rt::DType::float16}, {"half", rt::DType::float16}, {"bfloat16", rt::DType::bfloat16},
       {"bf16", rt::DType::bfloat16}, {"float64", rt::DType::float64}, {"f64", rt::DType::float64},
-      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"int32", rt::DType::int32},
+      {"double", rt::DType::float64}, {"int64", rt::DType::int64}, {"long", rt::DType::int64}, {"int32", rt::DType::int32},
       {"int16", rt::DType::int16}, {"short", rt::DType::int16}, {"int8", rt::DType::int8}, {"uint8", rt::DType::uint8}};
   for (auto& [name, dt] : names) in.def_global(name, wrap_dtype(dt));
   in.def_global("cpu", wrap_device(rt::Device::cpu()));
@@ -342,8 +343,9 @@ void install_tensor_builtins(Interp& in) {
     // the position from which positional tensors form the op's list (SIZE_MAX: none)
     const size_t variadic_from = name == "einsum" ? 1 : kVariadicOps.contains(name) ? 0 : SIZE_MAX;
     const bool tensordot = name == "tensordot";
-    in.def_native(name, [group, builtin, variadic_from, tensordot](Interp& i, CallArgs& a) {
+    in.def_native(name, [group, builtin, variadic_from, tensordot, name](Interp& i, CallArgs& a) {
       if (!builtin.is_undef() && (a.pos.empty() || !a.pos[0].is(ObjKind::Tensor))) return i.call(builtin, a);
+      rewrite_deprecated_overload(i, name, a, false);
       if (variadic_from != SIZE_MAX) pack_operands(a, variadic_from);
       if (tensordot) tensordot_dims(a);
       normalize_dtype_kwargs(a);
@@ -375,7 +377,8 @@ Value op_method(Atom name) {
   auto it = methods.find(*name);
   if (it == methods.end()) return Value::undef();
   const std::vector<rt::OpId>* group = &it->second;
-  return make<Native>(*name, [group](Interp& i, CallArgs& a) {
+  return make<Native>(*name, [group, name](Interp& i, CallArgs& a) {
+    rewrite_deprecated_overload(i, *name, a, true);
     normalize_dtype_kwargs(a);
     return call_op_overloads(i, *group, a);
   });

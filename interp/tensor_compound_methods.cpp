@@ -1,6 +1,6 @@
 // Tensor methods PyTorch has that are compositions of other ops (so autograd, autocast and every device come
-// with them): expand_as, type_as, new_zeros/new_ones/new_empty/new_full/new_tensor, unbind, movedim, repeat,
-// flip, stride.
+// with them): expand_as, type_as, new_zeros/new_ones/new_empty/new_full/new_tensor, the legacy new, unbind, movedim,
+// repeat, flip, stride.
 #include <fmt/format.h>
 
 #include <numeric>
@@ -56,6 +56,55 @@ Native::Fn new_like(const char* factory) {
     if (!has("device")) call.kw.emplace_back(intern("device"), wrap_device(self.device()));
     return in.call(in.lookup_global(factory), call);
   };
+}
+
+// ATen's C++ name of a dtype, as PyTorch's TensorOptions messages print it.
+const char* aten_type_name(rt::DType d) {
+  switch (d) {
+    case rt::DType::float32: return "float";
+    case rt::DType::float64: return "double";
+    case rt::DType::float16: return "c10::Half";
+    case rt::DType::bfloat16: return "c10::BFloat16";
+    case rt::DType::int64: return "long int";
+    case rt::DType::int32: return "int";
+    case rt::DType::int16: return "short int";
+    case rt::DType::int8: return "signed char";
+    case rt::DType::uint8: return "unsigned char";
+    default: return "bool";
+  }
+}
+
+std::string tensor_options(const rt::Tensor& t) {
+  return fmt::format("TensorOptions(dtype={}, device={}, layout=Strided, requires_grad=false (default), "
+                     "pinned_memory=false (default), memory_format=(nullopt))", aten_type_name(t.dtype()),
+                     rt::device_str(t.device()) == "cpu" ? "cpu" : rt::device_str(t.device()));
+}
+
+// Tensor.new(*args), PyTorch's legacy constructor with self's dtype and device: () an empty tensor, ints a tensor of
+// that size (zeros: PyTorch's memory is uninitialised), a list or tuple the data, a tensor of self's dtype and device
+// an alias of it (another is PyTorch's TypeError).
+Value m_new(Interp& in, CallArgs& a) {
+  const rt::Tensor& self = self_of(a);
+  CallArgs c = a;
+  if (c.pos.size() == 1) {
+    c.pos.push_back(Value(int64_t(0)));
+    return new_like("zeros")(in, c);
+  }
+  const Value& first = c.pos[1];
+  if (first.is_int() && !first.is_bool()) {
+    for (size_t i = 1; i < c.pos.size(); ++i)
+      if (!c.pos[i].is_int() || c.pos[i].is_bool())
+        Interp::fail("TypeError", fmt::format("new(): argument 'size' must be tuple of ints, but found element of type "
+                                              "{} at pos {}", type_name(c.pos[i]), i), a.span);
+    return new_like("zeros")(in, c);
+  }
+  if (c.pos.size() != 2) Interp::fail("TypeError", "new() takes sizes (ints) or one sequence of data", a.span);
+  if (const rt::Tensor* t = tensor_of(first)) {
+    if (t->dtype() != self.dtype() || t->device() != self.device())
+      Interp::fail("TypeError", fmt::format("expected {} (got {})", tensor_options(self), tensor_options(*t)), a.span);
+    return in.call(in.get_attr(first, intern("view_as"), a.span), std::vector<Value>{first});
+  }
+  return new_like("tensor")(in, c);
 }
 
 // The slices along dim as split(1, dim) squeezed: one backward node joins the slices' gradients. (A select per
@@ -159,6 +208,7 @@ void add_compound_methods(std::unordered_map<Atom, Value>& m) {
   add(m, "new_empty", new_like("empty"));
   add(m, "new_full", new_like("full"));
   add(m, "new_tensor", new_like("tensor"));
+  add(m, "new", m_new);
   add(m, "unbind", m_unbind);
   add(m, "movedim", m_movedim);
   add(m, "moveaxis", m_movedim);  // numpy's name, as torch.Tensor.moveaxis

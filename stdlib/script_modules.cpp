@@ -54,6 +54,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "distributions_extra3");  // Relaxed*, LogisticNormal, MixtureSameFamily (re-exported)
   def_script_module(vm, "distributions_extra4");  // ContinuousBernoulli, VonMises, LowRankMultivariateNormal (re-exported)
   def_script_module(vm, "distributions");       // torch.distributions: gathers the above, more KL pairs
+  def_script_module(vm, "itertools");  // Python's itertools (count, chain, islice, product, ...)
 }
 
 }  // namespace amps::stdlib

@@ -233,6 +233,12 @@ Value b_getenv(Vm& vm, Call& c) {
   return v ? str_value(v) : r.has(1) ? r.get(1) : Value::none();
 }
 
+// os.getpid(): the process id (training scripts tag their log lines with it; harmless in a sandbox).
+Value b_getpid(Vm& vm, Call& c) {
+  Args r(vm, c, "getpid", {});
+  return Value::of(int64_t(::getpid()));
+}
+
 const amps_reg kOsNatives[] = {
     {"_path_module", native<b_path_module>, AMPS_CAST_NONE, nullptr},
     {"_environ", native<b_environ>, AMPS_CAST_NONE, nullptr},
@@ -244,6 +250,7 @@ const amps_reg kOsNatives[] = {
     {"rmdir", native<b_rmdir>, AMPS_CAST_NONE, nullptr},
     {"rename", native<b_rename>, AMPS_CAST_NONE, nullptr},
     {"getenv", native<b_getenv>, AMPS_CAST_NONE, nullptr},
+    {"getpid", native<b_getpid>, AMPS_CAST_NONE, nullptr},
     {nullptr, nullptr, AMPS_CAST_NONE, nullptr},
 };
 
