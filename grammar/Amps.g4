@@ -147,7 +147,8 @@ atom
   | FALSE                                                     # falseLit
   | NONE                                                      # noneLit
   | name                                                      # nameRef
-  | SUPER '.' attrName                                            # superRef
+  // `super.x`, and Python's `super().x` / `super(Cls, self).x` (the builder checks the names; `__init__` is `init`).
+  | SUPER ('(' (supCls=name ',' supSelf=name)? ')')? '.' attrName   # superRef
   // The grad-mode and autocast keywords as values: `no_grad()`, `autocast("cpu")`, `set_grad_enabled(false)`
   // (the builtins of those names); the statement forms are told apart by the token after the keyword.
   | kw=(NO_GRAD | ENABLE_GRAD | SET_GRAD_ENABLED | AUTOCAST)   # keywordRef

@@ -2,6 +2,8 @@
 #include "interp/ast_builder.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
+
 #include <charconv>
 
 #include "interp/diagnostics.hpp"
@@ -277,6 +279,16 @@ void AstBuilder::check_star_params(const std::vector<Param>& params) {
   }
 }
 
+// Python's constructor `__init__` is amps' `init` (one of the two per class).
+static void constructor_name(const ClassDecl& cls, FnDecl& method) {
+  if (*method.name != "__init__") return;
+  for (const auto& m : cls.methods)
+    if (m.get() != &method && *m->name == "init")
+      throw AmpsError("SyntaxError", fmt::format("class '{}' defines both init and __init__ (the same constructor): "
+                                                 "keep one", *cls.name), method.span);
+  method.name = intern("init");
+}
+
 // classDecl: decorator* CLASS name ('(' base=expr ')')? classBody
 StmtPtr AstBuilder::class_decl(P::ClassDeclContext* ctx) {
   auto cls = std::make_unique<ClassDecl>(span(ctx->name()), intern(ctx->name()->getText()));
@@ -287,6 +299,7 @@ StmtPtr AstBuilder::class_decl(P::ClassDeclContext* ctx) {
     if (m->fnDecl()) {
       cls->methods.push_back(fn_decl(m->fnDecl()));
       cls->methods.back()->is_method = true;
+      constructor_name(*cls, *cls->methods.back());
     } else {
       auto let = let_stmt(m->letStmt());
       cls->fields.emplace_back(static_cast<LetStmt*>(let.release()));

@@ -1,4 +1,6 @@
 // Parse tree → AST for expressions (see ast_builder.hpp).
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 
@@ -246,14 +248,37 @@ Subscript AstBuilder::subscript(P::SubscriptContext* ctx) {
   return s;
 }
 
+// Python's super(Cls, self) is amps' super when Cls is the enclosing class and self the method's first parameter
+// (Python would start after another class in self's MRO); outside a method the resolver reports the misplaced super.
+static void check_super_args(AstBuilder::P::SuperRefContext* c, const Span& s) {
+  antlr4::tree::ParseTree* t = c->parent;
+  while (t && !dynamic_cast<AstBuilder::P::FnDeclContext*>(t) && !dynamic_cast<AstBuilder::P::LambdaContext*>(t) &&
+         !dynamic_cast<AstBuilder::P::PyLambdaContext*>(t))
+    t = t->parent;
+  auto* fn = dynamic_cast<AstBuilder::P::FnDeclContext*>(t);
+  auto* member = fn ? dynamic_cast<AstBuilder::P::MemberContext*>(fn->parent) : nullptr;
+  if (!member) return;
+  auto* cls = dynamic_cast<AstBuilder::P::ClassDeclContext*>(member->parent->parent);
+  const std::string want_cls = cls->name()->getText(), got_cls = c->supCls->getText(), got_self = c->supSelf->getText();
+  auto* first = fn->params() ? dynamic_cast<AstBuilder::P::PlainParamContext*>(fn->params()->param(0)) : nullptr;
+  const std::string self = first ? first->name()->getText() : "";
+  if (got_cls != want_cls || got_self != self)
+    throw AmpsError("SyntaxError", fmt::format("super({}, {}): amps' super is that of the enclosing class and method, "
+                                               "super({}, {}); write super() or super.name", got_cls, got_self,
+                                               want_cls, self.empty() ? "self" : self), s);
+}
+
 // atom: literals, names (also the keywords no_grad, enable_grad, set_grad_enabled and autocast as the builtins
 // of those names), super.x, scale(x), tuples, lists, comprehensions, dicts
 ExprPtr AstBuilder::atom(P::AtomContext* ctx) {
   Span s = span(ctx);
   if (dynamic_cast<P::NameRefContext*>(ctx) || dynamic_cast<P::KeywordRefContext*>(ctx))
     return std::make_unique<NameExpr>(s, intern(ctx->getText()));
-  if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx))
-    return std::make_unique<SuperExpr>(s, intern(c->attrName()->getText()));
+  if (auto* c = dynamic_cast<P::SuperRefContext*>(ctx)) {
+    const std::string attr = c->attrName()->getText();
+    if (c->supCls) check_super_args(c, s);
+    return std::make_unique<SuperExpr>(s, intern(attr == "__init__" ? "init" : attr));  // Python's constructor name
+  }
   if (auto* c = dynamic_cast<P::ScaleExprContext*>(ctx)) return std::make_unique<ScaleExpr>(s, expr(c->expr()));
   if (auto* c = dynamic_cast<P::StrLitContext*>(ctx)) return string_lit(c);
   if (ExprPtr e = collection(ctx)) return e;

@@ -50,6 +50,8 @@ Value Interp::find_attr(const Value& obj, Atom name) {
     case ObjKind::Instance: return instance_attr(*this, obj, name);
     case ObjKind::Class: {
       if (*name == "__name__" || *name == "__qualname__") return make_str(*obj.as<Class>()->name);
+      static const Atom kInit = intern("init");
+      if (*name == "__init__") name = kInit;  // Python's spelling of the constructor: `nn.Module.__init__(self)`
       const Value* v = obj.as<Class>()->lookup(name);
       if (v && v->is(ObjKind::Native) && v->as<Native>()->classmethod) return make<BoundMethod>(obj, *v);
       if (Descriptor* d = v ? as_descriptor(*v) : nullptr) return descriptor_get(*this, *d, Value(), obj.as<Class>(), {});

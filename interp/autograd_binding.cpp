@@ -10,6 +10,7 @@
 #include "interp/diagnostics.hpp"
 #include "runtime/autograd/anomaly.hpp"
 #include "runtime/autograd/autograd.hpp"
+#include "runtime/autograd/node.hpp"
 #include "runtime/autograd_meta.hpp"
 
 namespace amps::interp {
@@ -19,12 +20,26 @@ namespace {
 
 namespace ag = rt::autograd;
 
-// A tensor's grad_fn: prints as <MulBackward0>; `name()` gives the node's name.
+// A tensor's grad_fn: prints as <MulBackward0>; `name()` gives the node's name, `next_functions` PyTorch's
+// ((node or none, input_nr), ...) per input (AccumulateGrad for a leaf, none for an input without gradient), and an
+// AccumulateGrad's `variable` its leaf.
 struct GradFnObj : Opaque {
   explicit GradFnObj(std::shared_ptr<rt::Node> n) : node(std::move(n)) {}
   std::string type_name() const override { return std::string(node->name()); }
   std::string repr() const override { return "<" + std::string(node->name()) + ">"; }
   Value get_attr(Interp&, Atom name) override {
+    auto* g = dynamic_cast<rt::autograd::GradNode*>(node.get());
+    if (*name == "next_functions" && g) {
+      std::vector<Value> edges;
+      for (size_t i = 0; i < g->next.size(); ++i) {
+        const rt::autograd::Edge& e = g->next[i];
+        if (i < g->in_meta.size() && !g->in_meta[i].defined) continue;  // a slot of a non-tensor argument
+        edges.push_back(make_tuple({e.fn ? Value(make<GradFnObj>(e.fn)) : Value(), Value(int64_t(e.nr))}));
+      }
+      return make_tuple(std::move(edges));
+    }
+    if (auto* acc = dynamic_cast<rt::autograd::AccumulateGrad*>(node.get()); acc && *name == "variable")
+      return wrap(acc->variable);
     if (*name != "name") return Value::undef();
     std::string n(node->name());
     return make<Native>("name", [n](Interp&, CallArgs&) { return make_str(n); });

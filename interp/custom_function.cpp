@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "interp/builtins.hpp"
+#include "interp/descriptors.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/autograd.hpp"
 #include "runtime/context.hpp"
@@ -46,12 +47,18 @@ rt::Tensors input_grads(const Value& result, const std::vector<size_t>& tensor_p
   return grads;
 }
 
+// forward/backward as written (PyTorch's @staticmethod on them unwrapped); null stays null.
+const Value* static_function(const Value* v) {
+  Descriptor* d = v ? as_descriptor(*v) : nullptr;
+  return d && d->kind == Descriptor::Kind::Static ? &d->fn : v;
+}
+
 // F.apply(*args): forward without recording, then one graph node whose backward calls F.backward.
 Value apply(Interp& in, CallArgs& a) {
   Value cls = a.pos.at(0);
   std::string name = *cls.as<Class>()->name;
-  const Value* fwd = cls.as<Class>()->lookup(intern("forward"));
-  const Value* bwd = cls.as<Class>()->lookup(intern("backward"));
+  const Value* fwd = static_function(cls.as<Class>()->lookup(intern("forward")));
+  const Value* bwd = static_function(cls.as<Class>()->lookup(intern("backward")));
   if (!fwd || !bwd) Interp::fail("NotImplementedError", fmt::format("{} must define forward(ctx, ...) and backward(ctx, ...)", name), a.span);
   Value ctx = make<Instance>(ctx_class());
   std::vector<Value> args(a.pos.begin() + 1, a.pos.end());
@@ -81,7 +88,7 @@ Value apply(Interp& in, CallArgs& a) {
   Value backward = *bwd;
   Span where = a.span;
   Interp* interp = &in;
-  auto recorded = rt::autograd::record_function(name, inputs, out_tensors, [interp, backward, ctx, out_tensors, tensor_pos, name, where](const rt::Tensors& grads) {
+  auto recorded = rt::autograd::record_function(name + "Backward", inputs, out_tensors, [interp, backward, ctx, out_tensors, tensor_pos, name, where](const rt::Tensors& grads) {
     CallArgs ba;
     ba.pos.push_back(ctx);
     for (size_t i = 0; i < grads.size(); ++i)

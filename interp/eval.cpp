@@ -166,6 +166,12 @@ Value Interp::eval_compare(const CompareExpr& e) {
 Value Interp::eval_super(const SuperExpr& e) {
   const Function* fn = ts_->frames.back().fn;
   Class* owner = fn ? fn->owner : nullptr;
+  if (owner && !owner->base && *e.name == "init")  // a class without a base derives from Python's object
+    return make<Native>("init", [](Interp&, CallArgs& a) {
+      if (!a.pos.empty() || !a.kw.empty())
+        Interp::fail("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)", a.span);
+      return Value();
+    });
   if (!owner || !owner->base) fail("TypeError", "super: the class of this method has no base class", e.span);
   Value self = ts_->frames.back().env->slots[0];
   const Value* found = owner->base->lookup(e.name);

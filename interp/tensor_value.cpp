@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "interp/cuda_memory.hpp"
 #include "runtime/backend/backend.hpp"
 #include "runtime/context.hpp"
 #include "runtime/print.hpp"
@@ -54,12 +55,7 @@ Value DeviceObj::get_attr(Interp& in, Atom name) {
       rt::backend_for(d.type)->synchronize(d);
       return Value();
     });
-  if (*name == "memory_allocated")  // bytes held by live tensors on the device (0 without CUDA, as PyTorch)
-    return make<Native>("cuda.memory_allocated", [d](Interp&, CallArgs&) {
-      const rt::Backend* b = rt::backend_for(d.type);
-      return Value(int64_t(b ? b->memory_allocated(d) : 0));
-    });
-  return Value::undef();
+  return cuda_memory_attr(in, name, d);  // memory_allocated & co. (0 without CUDA, as PyTorch)
 }
 
 bool index_value_of(const Value& v, int64_t& out) {

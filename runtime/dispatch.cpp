@@ -28,15 +28,26 @@ void merge_device(const Tensor& t, std::optional<Device>& chosen, bool& chosen_i
             device_str(*chosen), device_str(t.device()));
 }
 
+// The *_like ops read only their input's sizes: a device= argument picks the backend outright.
+bool is_like_op(OpId op) {
+  switch (op) {
+    case OpId::zeros_like: case OpId::ones_like: case OpId::full_like: case OpId::empty_like:
+    case OpId::rand_like: case OpId::randn_like: return true;
+    default: return false;
+  }
+}
+
+// The dtype whose kernel runs: the first tensor's, except that a *_like op's dtype= names its result's dtype
+// (rand_like(int_tensor, dtype=float32) draws floats, as PyTorch's).
 DType first_dtype(OpId op, const Args& args) {
+  int d = op_parsed_schema(op).find_arg("dtype");
+  const bool has_dtype = d >= 0 && size_t(d) < args.size() && args[size_t(d)].kind() == IValue::Kind::dtype;
+  if (has_dtype && is_like_op(op)) return args[size_t(d)].dtype();
   for (const IValue& v : args) {
     if (v.is_tensor() && v.tensor().defined()) return v.tensor().dtype();
     if (v.kind() == IValue::Kind::tensor_list && !v.tensors().empty()) return v.tensors()[0].dtype();
   }
-  int d = op_parsed_schema(op).find_arg("dtype");
-  if (d >= 0 && size_t(d) < args.size() && args[size_t(d)].kind() == IValue::Kind::dtype)
-    return args[size_t(d)].dtype();
-  return current_context().default_dtype();
+  return has_dtype ? args[size_t(d)].dtype() : current_context().default_dtype();
 }
 
 // PyTorch's can_cast: no float->integral, no non-bool->bool.
@@ -79,15 +90,6 @@ void bump_versions(const IValue& v) {
   if (v.is_tensor() && v.tensor().defined()) v.tensor().bump_version();
   if (v.kind() == IValue::Kind::tensor_list)
     for (const Tensor& t : v.tensors()) t.bump_version();
-}
-
-// The *_like ops read only their input's sizes: a device= argument picks the backend outright.
-bool is_like_op(OpId op) {
-  switch (op) {
-    case OpId::zeros_like: case OpId::ones_like: case OpId::full_like: case OpId::empty_like:
-    case OpId::rand_like: case OpId::randn_like: return true;
-    default: return false;
-  }
 }
 
 }  // namespace

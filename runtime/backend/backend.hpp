@@ -35,6 +35,16 @@ class Backend {
   virtual void synchronize(Device device) {}
   // Bytes of device memory held by live tensors on [device] (0 for host backends).
   virtual int64_t memory_allocated(Device device) const { return 0; }
+  // torch.cuda's memory statistics for [device] (all 0 for host backends): bytes held by live tensors and from
+  // the driver (live + cached), now and at their peak since the start or the last reset_peak_memory_stats.
+  struct MemoryStats {
+    int64_t allocated = 0, reserved = 0, peak_allocated = 0, peak_reserved = 0;
+  };
+  virtual MemoryStats memory_stats(Device device) const { return {}; }
+  // Restarts both peaks at the current values.
+  virtual void reset_peak_memory_stats(Device device) {}
+  // Returns [device]'s cached free blocks to the driver (torch.cuda.empty_cache).
+  virtual void empty_cache(Device device) {}
 };
 
 // The backend serving [type]: the CPU backend for cpu/xla/xpu; the CUDA backend (null in a CPU-only

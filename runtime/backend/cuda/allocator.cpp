@@ -3,6 +3,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include "runtime/error.hpp"
 
 namespace amps::rt::cuda {
@@ -36,9 +38,11 @@ void* CachingAllocator::allocate(size_t nbytes, int device) {
                 nbytes, device, d.allocated, d.reserved, cudaGetErrorString(e));
     }
     d.reserved += int64_t(cls);
+    d.peak_reserved = std::max(d.peak_reserved, d.reserved);
   }
   d.live.emplace(p, cls);
   d.allocated += int64_t(cls);
+  d.peak_allocated = std::max(d.peak_allocated, d.allocated);
   return p;
 }
 
@@ -61,6 +65,23 @@ int64_t CachingAllocator::allocated(int device) const {
 int64_t CachingAllocator::reserved(int device) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return devices_.at(size_t(device)).reserved;
+}
+
+int64_t CachingAllocator::peak_allocated(int device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return devices_.at(size_t(device)).peak_allocated;
+}
+
+int64_t CachingAllocator::peak_reserved(int device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return devices_.at(size_t(device)).peak_reserved;
+}
+
+void CachingAllocator::reset_peaks(int device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  PerDevice& d = devices_.at(size_t(device));
+  d.peak_allocated = d.allocated;
+  d.peak_reserved = d.reserved;
 }
 
 void CachingAllocator::release_cached(int device) {

@@ -23,6 +23,10 @@ class CachingAllocator {
   // Bytes in blocks held by live tensors / held from the driver (live + cached).
   int64_t allocated(int device) const;
   int64_t reserved(int device) const;
+  // The highest allocated / reserved since the start or the last reset_peaks (which sets them to the current).
+  int64_t peak_allocated(int device) const;
+  int64_t peak_reserved(int device) const;
+  void reset_peaks(int device);
   // Returns every cached block of [device] to the driver.
   void release_cached(int device);
 
@@ -32,7 +36,7 @@ class CachingAllocator {
   struct PerDevice {
     std::unordered_map<void*, size_t> live;     // block -> its size class
     std::map<size_t, std::vector<void*>> free;  // size class -> cached blocks
-    int64_t allocated = 0, reserved = 0;
+    int64_t allocated = 0, reserved = 0, peak_allocated = 0, peak_reserved = 0;
   };
   void release_cached_locked(PerDevice& d);
   mutable std::mutex mutex_;

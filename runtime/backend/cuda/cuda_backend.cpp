@@ -174,6 +174,20 @@ class CudaBackend final : public Backend {
   int64_t memory_allocated(Device device) const override {
     return device.index < count_ ? allocator_.allocated(device.index) : 0;
   }
+  MemoryStats memory_stats(Device device) const override {
+    check_ordinal(device);
+    const int i = device.index;
+    return {allocator_.allocated(i), allocator_.reserved(i), allocator_.peak_allocated(i), allocator_.peak_reserved(i)};
+  }
+  void reset_peak_memory_stats(Device device) override {
+    check_ordinal(device);
+    allocator_.reset_peaks(device.index);
+  }
+  void empty_cache(Device device) override {
+    check_ordinal(device);
+    DeviceGuard g(device);
+    allocator_.release_cached(device.index);
+  }
 
   cudaStream_t stream_for(int index) {
     std::call_once(stream_once_[size_t(index)], [&] {
