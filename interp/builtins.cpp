@@ -349,6 +349,7 @@ void def_error_kind(Interp& in, const char* kind) {
 
 void install_math_module(Interp& in);
 void install_time_module(Interp& in);
+void install_backends_module(Interp& in);
 void install_iter_builtins(Interp& in);
 void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
@@ -389,6 +390,9 @@ void install_core_builtins(Interp& in) {
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
   in.def_global("args", make_list(std::move(args)));
+  // Python's __name__ of the running script, for `if __name__ == "__main__" { main() }`; a module imported from a
+  // file gets its own (the file's stem) as a module-level name (Interp::load_module_file).
+  in.def_global("__name__", make_str("__main__"));
   install_iter_builtins(in);
   install_python_builtins(in);
   install_set_builtin(in);
@@ -397,6 +401,7 @@ void install_core_builtins(Interp& in) {
   install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);
+  install_backends_module(in);
 }
 
 }  // namespace amps::interp

@@ -44,7 +44,8 @@ Value DeviceObj::get_attr(Interp& in, Atom name) {
   if (*name == "amp" && (device.type == rt::DeviceType::cuda || device.type == rt::DeviceType::cpu))
     return in.import_module({intern(std::string(rt::device_type_name(device.type)) + ".amp")}, {});  // torch.cuda.amp
   if (device.type != rt::DeviceType::cuda) return Value::undef();
-  if (*name == "available") return make<Native>("cuda.available", [](Interp&, CallArgs&) { return Value(rt::cuda_available()); });
+  if (*name == "available" || *name == "is_available")  // is_available: torch.cuda's name
+    return make<Native>("cuda." + *name, [](Interp&, CallArgs&) { return Value(rt::cuda_available()); });
   const rt::Device d = device;
   if (*name == "synchronize")  // waits for the device's queued work; raises when CUDA is not available
     return make<Native>("cuda.synchronize", [d](Interp&, CallArgs&) {
