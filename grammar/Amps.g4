@@ -58,7 +58,8 @@ withItem     : expr (AS pattern)? ;
 importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
              | IMPORT STRING AS alias=name                 # fileImport
              ;
-returnStmt   : RETURN expr? ;
+// `return a, b` returns the tuple (a, b), as Python's (a trailing comma makes a one-tuple).
+returnStmt   : RETURN (expr (',' expr)* trailing=','?)? ;
 breakStmt    : BREAK ;
 continueStmt : CONTINUE ;
 assertStmt   : ASSERT expr (',' expr)? ;

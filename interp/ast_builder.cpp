@@ -65,7 +65,14 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
   switch (ctx->getRuleIndex()) {
     case P::RuleReturnStmt: {
       auto* c = static_cast<P::ReturnStmtContext*>(ctx);
-      return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+      if (c->expr().empty()) return std::make_unique<ReturnStmt>(s, nullptr);
+      if (c->expr().size() == 1 && !c->trailing) return std::make_unique<ReturnStmt>(s, expr(c->expr(0)));
+      Span ts = span(c->expr(0));
+      const Span last = span(c->expr().back());
+      ts.end_line = last.end_line, ts.end_col = last.end_col;
+      auto tuple = std::make_unique<TupleLit>(ts);
+      for (auto* e : c->expr()) tuple->items.push_back(expr(e));
+      return std::make_unique<ReturnStmt>(s, std::move(tuple));
     }
     case P::RuleAssertStmt: {
       auto* c = static_cast<P::AssertStmtContext*>(ctx);

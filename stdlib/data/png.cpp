@@ -73,7 +73,7 @@ Value b_data_write_png(Vm& vm, Call& call) {
   const int64_t channels = info.ndim == 3 ? info.shape[2] : 1;
   if ((info.ndim != 2 && info.ndim != 3) || channels < 1 || channels > 4)
     fail("ValueError", fmt::format("write_png(): image must be (H, W) or (H, W, C) with C 1 (gray), 2 (gray, alpha), 3 "
-                                   "(RGB) or 4 (RGBA), not of shape {}", fmt::join(shape_of(info), ", ")));
+                                   "(RGB) or 4 (RGBA), not of shape ({})", fmt::join(shape_of(info), ", ")));
   const int64_t height = info.shape[0], width = info.shape[1];
   if (height < 1 || width < 1 || height > 0x7fffffff || width > 0x7fffffff)
     fail("ValueError", fmt::format("write_png(): an image of {} x {} pixels cannot be a PNG (1 to 2^31 - 1 per side)", height, width));
