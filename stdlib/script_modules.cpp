@@ -51,6 +51,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "random", random_natives);  // Python's random module (CPython's Mersenne Twister numbers)
   def_script_module(vm, "collections");  // namedtuple, OrderedDict, defaultdict, Counter, deque
   def_script_module(vm, "copy");         // copy.copy, copy.deepcopy
+  def_script_module(vm, "torchvision");  // torchvision.utils: make_grid, save_image (data_images)
   def_script_module(vm, "py_set");  // the core's `set` builtin (interp/builtins_set.cpp imports it on first use)
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
   def_script_module(vm, "distributions_core");  // Normal ... OneHotCategorical, kl_divergence (re-exported)
