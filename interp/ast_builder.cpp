@@ -208,7 +208,7 @@ void AstBuilder::fill_params(FnDecl& decl, P::ParamsContext* params) {
     param.span = span(p);
     if (auto* c = dynamic_cast<P::PlainParamContext*>(p)) {
       param.name = intern(c->name()->getText());
-      if (c->expr()) param.default_value = expr(c->expr());
+      if (c->value) param.default_value = expr(c->value);
     } else if (auto* c = dynamic_cast<P::RestParamContext*>(p)) {
       param.kind = c->name() ? Param::Kind::Rest : Param::Kind::Star;
       param.name = intern(c->name() ? c->name()->getText() : "*");
