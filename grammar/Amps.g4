@@ -38,12 +38,21 @@ param        : name (':' annotation=expr)? ('=' value=expr)?   # plainParam
              ;
 classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
 classBody    : '{' sep* (member (sep+ member)*)? sep* '}' ;
-member       : fnDecl | letStmt ;
+member       : fnDecl | letStmt | passStmt ;
 
 ifStmt       : IF expr block (NEWLINE* ELSE (ifStmt | block))? ;
 whileStmt    : WHILE expr block ;
 forStmt      : FOR pattern IN expr block ;
-tryStmt      : TRY block (NEWLINE* CATCH name? block)? (NEWLINE* FINALLY block)? ;
+// `catch e { }` / `catch { }` (amps') and Python's `except T { }`, `except (A, B) as e { }`, bare `except { }`: tried in
+// order; `else` runs when the body raised nothing (the builder checks that a catch-all comes last).
+tryStmt      : TRY block (NEWLINE* handler)* (NEWLINE* ELSE elseBlock=block)? (NEWLINE* FINALLY finallyBlock=block)? ;
+handler      : CATCH name? block                          # catchAll
+             | EXCEPT (exceptType (AS name)?)? block      # exceptClause
+             ;
+// The types a clause catches: a (dotted) name or a parenthesised tuple; never a bare `{`, which opens the block.
+exceptType   : name ('.' attrName)*                       # exceptName
+             | '(' expr (',' expr)* trailing=','? ')'     # exceptTuple
+             ;
 autocastStmt : AUTOCAST postfix '<' (autocastArg (',' autocastArg)*)? '>' block ;
 // An argument is any expression without a comparison (its `>` would close the brackets): `enabled=not f and g`.
 autocastArg  : (attrName '=')? autocastOr ;
@@ -65,7 +74,8 @@ returnStmt   : RETURN (expr (',' expr)* trailing=','?)? ;
 breakStmt    : BREAK ;
 continueStmt : CONTINUE ;
 assertStmt   : ASSERT expr (',' expr)? ;
-raiseStmt    : RAISE expr? ;
+// `raise X from Y`: `from` is a soft keyword here only (the builder checks the name's text).
+raiseStmt    : RAISE (value=expr (from=NAME cause=expr)?)? ;
 passStmt     : PASS ;
 // Python's `global x, y` / `nonlocal x`: amps already assigns to the declared outer variable, so these only check
 // that one exists (docs/language.md §7.4).
@@ -152,7 +162,7 @@ attrName     : NAME | SCALE | AUTOCAST | NO_GRAD | ENABLE_GRAD | SET_GRAD_ENABLE
 
 // ------------------------------------------------------------------- lexer
 LET: 'let'; FN: 'fn'; CLASS: 'class'; IF: 'if'; ELSE: 'else'; WHILE: 'while'; FOR: 'for';
-IN: 'in'; TRY: 'try'; CATCH: 'catch'; FINALLY: 'finally'; AUTOCAST: 'autocast';
+IN: 'in'; TRY: 'try'; CATCH: 'catch'; EXCEPT: 'except'; FINALLY: 'finally'; AUTOCAST: 'autocast';
 NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enabled';
 IMPORT: 'import'; AS: 'as'; WITH: 'with'; RETURN: 'return'; BREAK: 'break';
 CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';

@@ -246,12 +246,20 @@ struct ForStmt : Stmt {
   ExprPtr iter;
   StmtList body;
 };
+// One handler of a try statement: `catch e { }` / bare `except { }` (no type: catches everything) or
+// `except T as e { }` ([type] evaluates to an exception class or a tuple of them when an error reaches it).
+struct TryHandler {
+  ExprPtr type;
+  Pattern name;   // empty name: no binding
+  StmtList body;
+  Span span;
+};
 struct TryStmt : Stmt {
   explicit TryStmt(Span s) : Stmt(StmtKind::Try, s) {}
   StmtList body;
-  bool has_catch = false;
-  Pattern catch_name;   // empty name: `catch { }` without a binding
-  StmtList handler;
+  std::vector<TryHandler> handlers;   // tried in order; only the last may lack a type
+  bool has_else = false;
+  StmtList else_body;                 // runs when the body ended normally without an error
   StmtList finally;
 };
 // autocast DEVICE<args> { body }: positional arg = dtype, keywords enabled= / cache=.
@@ -295,7 +303,12 @@ struct AssertStmt : Stmt {
   AssertStmt(Span s, ExprPtr c, ExprPtr m) : Stmt(StmtKind::Assert, s), cond(std::move(c)), message(std::move(m)) {}
   ExprPtr cond, message;
 };
-struct RaiseStmt : Stmt { RaiseStmt(Span s, ExprPtr v) : Stmt(StmtKind::Raise, s), value(std::move(v)) {} ExprPtr value; };
+// `raise`, `raise v`, `raise v from cause` ([cause] null without `from`).
+struct RaiseStmt : Stmt {
+  RaiseStmt(Span s, ExprPtr v) : Stmt(StmtKind::Raise, s), value(std::move(v)) {}
+  ExprPtr value;
+  ExprPtr cause;
+};
 struct SimpleStmt : Stmt { SimpleStmt(StmtKind k, Span s) : Stmt(k, s) {} };   // break, continue, pass
 // `global x, y` / `nonlocal x`: checked by the resolver, nothing to run.
 struct ScopeStmt : Stmt {

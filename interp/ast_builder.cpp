@@ -80,7 +80,12 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
     }
     case P::RuleRaiseStmt: {
       auto* c = static_cast<P::RaiseStmtContext*>(ctx);
-      return std::make_unique<RaiseStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+      auto r = std::make_unique<RaiseStmt>(s, c->value ? expr(c->value) : nullptr);
+      if (c->from) {
+        if (c->from->getText() != "from") throw AmpsError("SyntaxError", "invalid syntax: expected 'from' or the end of the raise statement", span(c->from));
+        r->cause = expr(c->cause);
+      }
+      return r;
     }
     case P::RuleScopeStmt: {
       auto* c = static_cast<P::ScopeStmtContext*>(ctx);
@@ -239,6 +244,7 @@ StmtPtr AstBuilder::class_decl(P::ClassDeclContext* ctx) {
   cls->decorators = decorators(ctx->decorator());
   if (ctx->base) cls->base = expr(ctx->base);
   for (auto* m : ctx->classBody()->member()) {
+    if (m->passStmt()) continue;   // `class Stop(Exception) { pass }`, Python's empty body
     if (m->fnDecl()) {
       cls->methods.push_back(fn_decl(m->fnDecl()));
       cls->methods.back()->is_method = true;
@@ -273,18 +279,56 @@ StmtPtr AstBuilder::for_stmt(P::ForStmtContext* ctx) {
   return s;
 }
 
-// tryStmt: TRY block (CATCH name? block)? (FINALLY block)?
+// tryStmt: TRY block handler* (ELSE block)? (FINALLY block)?
 StmtPtr AstBuilder::try_stmt(P::TryStmtContext* ctx) {
   auto s = std::make_unique<TryStmt>(span(ctx->TRY()->getSymbol()));
-  size_t next = 0;
-  s->body = block(ctx->block(next++));
-  if (ctx->CATCH()) {
-    s->has_catch = true;
-    if (ctx->name()) s->catch_name = name_pattern(ctx->name());
-    s->handler = block(ctx->block(next++));
+  s->body = block(ctx->block(0));
+  for (auto* h : ctx->handler()) s->handlers.push_back(handler(h));
+  for (size_t i = 0; i + 1 < s->handlers.size(); ++i)
+    if (!s->handlers[i].type)
+      throw AmpsError("SyntaxError", "default 'except:' must be last (a catch-all `catch`/`except` ends the handlers)",
+                      s->handlers[i].span);
+  if (ctx->elseBlock) {
+    if (s->handlers.empty()) throw AmpsError("SyntaxError", "'else' after 'try' needs an except clause before it", span(ctx->ELSE()->getSymbol()));
+    s->has_else = true;
+    s->else_body = block(ctx->elseBlock);
   }
-  if (ctx->FINALLY()) s->finally = block(ctx->block(next));
+  if (ctx->finallyBlock) s->finally = block(ctx->finallyBlock);
   return s;
+}
+
+// handler: CATCH name? block | EXCEPT (exceptType (AS name)?)? block
+TryHandler AstBuilder::handler(P::HandlerContext* ctx) {
+  TryHandler h;
+  h.span = span(ctx->getStart());
+  P::NameContext* name = nullptr;
+  P::BlockContext* body = nullptr;
+  if (auto* c = dynamic_cast<P::CatchAllContext*>(ctx)) {
+    name = c->name(), body = c->block();
+  } else {
+    auto* e = static_cast<P::ExceptClauseContext*>(ctx);
+    name = e->name(), body = e->block();
+    if (e->exceptType()) h.type = except_type(e->exceptType());
+  }
+  if (name) h.name = name_pattern(name);
+  h.body = block(body);
+  return h;
+}
+
+// exceptType: name ('.' attrName)* | '(' expr (',' expr)* ','? ')'
+ExprPtr AstBuilder::except_type(P::ExceptTypeContext* ctx) {
+  if (auto* t = dynamic_cast<P::ExceptTupleContext*>(ctx)) {
+    std::vector<ExprPtr> items;
+    for (auto* e : t->expr()) items.push_back(expr(e));
+    if (items.size() == 1 && !t->trailing) return std::move(items[0]);
+    auto tuple = std::make_unique<TupleLit>(span(ctx));
+    tuple->items = std::move(items);
+    return tuple;
+  }
+  auto* n = static_cast<P::ExceptNameContext*>(ctx);
+  ExprPtr e = std::make_unique<NameExpr>(span(n->name()), intern(n->name()->getText()));
+  for (auto* a : n->attrName()) e = std::make_unique<AttrExpr>(span(a), std::move(e), intern(a->getText()));
+  return e;
 }
 
 // autocastStmt: AUTOCAST postfix '<' (autocastArg (',' autocastArg)*)? '>' block

@@ -33,6 +33,8 @@ class AstBuilder {
   StmtPtr while_stmt(P::WhileStmtContext* ctx);
   StmtPtr for_stmt(P::ForStmtContext* ctx);
   StmtPtr try_stmt(P::TryStmtContext* ctx);
+  TryHandler handler(P::HandlerContext* ctx);
+  ExprPtr except_type(P::ExceptTypeContext* ctx);
   StmtPtr autocast_stmt(P::AutocastStmtContext* ctx);
   StmtPtr import_stmt(P::ImportStmtContext* ctx);
   StmtPtr simple_stmt(antlr4::ParserRuleContext* ctx);

@@ -93,7 +93,11 @@ std::string stmt_control(const Stmt& s, int indent) {
       auto& n = static_cast<const TryStmt&>(s);
       std::string out = "(try" + block(n.body, indent);
       std::string pad(indent + 2, ' ');
-      if (n.has_catch) out += "\n" + pad + "(catch " + (n.catch_name.name ? *n.catch_name.name : "_") + block(n.handler, indent + 2) + ")";
+      for (auto& h : n.handlers) {
+        out += "\n" + pad + (h.type ? "(except " + dump_expr(*h.type) + " " : std::string("(catch "));
+        out += (h.name.name ? *h.name.name : "_") + block(h.body, indent + 2) + ")";
+      }
+      if (n.has_else) out += "\n" + pad + "(else" + block(n.else_body, indent + 2) + ")";
       if (!n.finally.empty()) out += "\n" + pad + "(finally" + block(n.finally, indent + 2) + ")";
       return out + ")";
     }
@@ -158,7 +162,10 @@ std::string stmt(const Stmt& s, int indent) {
       return fmt::format("({}= {} {})", binary_op_symbol(n.op), dump_expr(*n.target), dump_expr(*n.value));
     }
     case StmtKind::Return: return "(return" + opt(static_cast<const ReturnStmt&>(s).value) + ")";
-    case StmtKind::Raise: return "(raise" + opt(static_cast<const RaiseStmt&>(s).value) + ")";
+    case StmtKind::Raise: {
+      auto& n = static_cast<const RaiseStmt&>(s);
+      return "(raise" + opt(n.value) + (n.cause ? " (from " + dump_expr(*n.cause) + ")" : std::string()) + ")";
+    }
     case StmtKind::Assert: {
       auto& n = static_cast<const AssertStmt&>(s);
       return "(assert " + dump_expr(*n.cond) + opt(n.message) + ")";

@@ -4,6 +4,7 @@
 
 #include "interp/builtins.hpp"
 #include "interp/descriptors.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 
 namespace amps::interp {
@@ -13,7 +14,7 @@ static Value instance_attr(Interp& in, const Value& self, Atom name) {
   auto* inst = self.as<Instance>();
   if (const Value* own = inst->attrs.find(name)) return *own;
   const Value* v = inst->cls->lookup(name);
-  if (!v) return Value::undef();
+  if (!v) return inst->cls->exception ? exception_attr(in, self, name) : Value::undef();
   if (v->is(ObjKind::Function) || v->is(ObjKind::Native)) return make<BoundMethod>(self, *v);
   if (Descriptor* d = as_descriptor(*v)) return descriptor_get(in, *d, self, inst->cls.get(), {});
   return *v;
@@ -48,14 +49,6 @@ Value Interp::find_attr(const Value& obj, Atom name) {
     case ObjKind::Module: {
       const Value* v = obj.as<Module>()->attrs.find(name);
       return v ? *v : Value::undef();
-    }
-    case ObjKind::Error: {
-      auto& e = obj.as<ErrorObj>()->error;
-      if (*name == "kind") return make_str(e.kind());
-      if (*name == "message") return make_str(e.message());
-      if (*name == "line") return Value(int64_t(e.span().line));
-      if (*name == "column") return Value(int64_t(e.span().col));
-      return Value::undef();
     }
     case ObjKind::Tuple:
       if (const auto* t = obj.as<Tuple>(); t->field_names)

@@ -353,14 +353,6 @@ Value b_any_all(Interp& in, CallArgs& a, bool any) {
   return Value(result);
 }
 
-// RuntimeError("msg") and friends build error values for `raise`.
-void def_error_kind(Interp& in, const char* kind) {
-  in.def_native(kind, [kind](Interp& inn, CallArgs& a) {
-    ArgReader r(a, kind, {"message"});
-    return Value(make<ErrorObj>(AmpsError(kind, r.has(0) ? inn.str(r.get(0)) : "")));
-  });
-}
-
 }  // namespace
 
 void install_math_module(Interp& in);
@@ -372,6 +364,7 @@ void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
 void install_sys_module(Interp& in);
 void install_tensor_type(Interp& in);
+void install_exception_classes(Interp& in);
 
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
@@ -400,9 +393,7 @@ void install_core_builtins(Interp& in) {
   in.def_native("vars", b_vars);
   in.def_native("any", [](Interp& i, CallArgs& a) { return b_any_all(i, a, true); });
   in.def_native("all", [](Interp& i, CallArgs& a) { return b_any_all(i, a, false); });
-  for (const char* kind : {"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AttributeError",
-                           "ZeroDivisionError", "AssertionError", "NotImplementedError", "StopIteration", "NameError", "SystemExit"})
-    def_error_kind(in, kind);
+  install_exception_classes(in);
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
   in.def_global("args", make_list(std::move(args)));

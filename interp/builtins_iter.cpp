@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/utf8.hpp"
 
 namespace amps::interp {
@@ -87,7 +88,7 @@ bool pull(Interp& in, const Value& it, Value& out, const Span& where) {
   try {
     out = in.call(next_m, std::vector<Value>{});
   } catch (AmpsError& e) {
-    if (e.kind() == "StopIteration") return false;
+    if (error_is(in, e, "StopIteration")) return false;
     throw;
   }
   return true;

@@ -1,6 +1,7 @@
 // Calls: argument collection, binding to parameters, and calling every kind of callable.
 #include <fmt/format.h>
 
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 #include "runtime/error.hpp"
 
@@ -197,7 +198,8 @@ void Interp::missing_kw_only(const Function& fn, Env& env, int star, const Span&
 Value Interp::call_class(Class& cls, CallArgs& args) {
   const Value* ctor = cls.lookup(intern("__new__"));
   if (ctor) return call(*ctor, args);   // natively backed classes build their own instance
-  auto inst = make<Instance>(Ref<Class>(&cls));
+  // An exception's args are its constructor's arguments until an init says otherwise (BaseException.__new__).
+  Ref<Instance> inst = cls.exception ? Ref<Instance>(new_exception(cls, args.pos)) : make<Instance>(Ref<Class>(&cls));
   const Value* init = cls.lookup(intern("init"));
   if (init) {
     args.pos.insert(args.pos.begin(), Value(inst));

@@ -15,6 +15,7 @@
 #include "amp/policy.hpp"
 #include "interp/ast_printer.hpp"
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
 #include "interp/embed/handles.hpp"
@@ -62,7 +63,7 @@ SourceRef load_source(const std::string& path) {
 
 int report(const AmpsError& e) {
   std::fflush(stdout);
-  if (e.kind() == "SystemExit")   // exit(code): the status, no traceback (a text code is printed, as Python)
+  if (is_system_exit(e))   // exit(code), raise SystemExit(code) or a subclass: the status, no traceback (a text code is printed, as Python)
     return system_exit_status(e, [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); });
   std::string text = format_diagnostic(e);
   if (!e.has_span() && text.starts_with("<unknown>: ")) text = "amps: " + text.substr(11);

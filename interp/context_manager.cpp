@@ -1,10 +1,11 @@
 // Native context managers (see context_manager.hpp): __enter__ / __exit__ / __call__ of ContextManagerObj, module
-// `contextlib` (nullcontext) and the call forms of autocast: autocast(...), amp.autocast, cuda.amp / cpu.amp.
+// `contextlib` (nullcontext, suppress) and the call forms of autocast: autocast(...), amp.autocast, cuda.amp / cpu.amp.
 #include "interp/context_manager.hpp"
 
 #include <fmt/format.h>
 
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/tensor_value.hpp"
 
 namespace amps::interp {
@@ -137,6 +138,7 @@ Value decorate_with(Interp&, const Value& manager, const Value& fn, const Span& 
 void install_context_managers(Interp& in) {
   in.def_module("contextlib", [](Interp&, Module& m) {
     m.attrs[intern("nullcontext")] = make<Native>("nullcontext", b_nullcontext);
+    m.attrs[intern("suppress")] = make<Native>("suppress", b_suppress);
   });
   in.def_native("autocast", b_autocast);
   in.def_module("cuda.amp", [](Interp& i, Module& m) { init_device_amp(i, m, "cuda", rt::DType::float16); });

@@ -57,6 +57,7 @@ std::string format_diagnostic(const AmpsError& e) {
       i += run;
     }
   }
+  if (e.cause()) out += "\nThe error above was raised from this one (`raise ... from`, its __cause__):\n" + format_diagnostic(*e.cause());
   return out;
 }
 

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "interp/source.hpp"
+#include "interp/value.hpp"
 
 namespace amps::interp {
 
@@ -44,8 +46,19 @@ class AmpsError : public std::exception {
   // Keeps the source files named by the span and stack alive as long as the error.
   void retain(SourceRef src) { sources_.push_back(std::move(src)); }
 
+  // The exception instance a script raised (interp/exceptions.hpp), or none for an error raised natively by
+  // kind, whose instance is made only if a handler binds it. [kind] is then the instance's class name.
+  const Value& exception() const { return exception_; }
+  void set_exception(Value v) { exception_ = std::move(v); }
+  void set_text(std::string kind, std::string message) { kind_ = std::move(kind), message_ = std::move(message); }
+  // The error `raise ... from` named as this one's cause (printed after it), or null.
+  const std::shared_ptr<const AmpsError>& cause() const { return cause_; }
+  void set_cause(std::shared_ptr<const AmpsError> c) { cause_ = std::move(c); }
+
  private:
   std::string kind_, message_;
+  Value exception_;
+  std::shared_ptr<const AmpsError> cause_;
   Span span_;
   std::vector<StackEntry> stack_;
   Span cursor_;

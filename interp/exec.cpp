@@ -1,6 +1,7 @@
 // Statement execution: one case per AST statement node; control flow is returned as Flow.
 #include <fmt/format.h>
 
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 #include "interp/operators.hpp"
 #include "runtime/error.hpp"
@@ -102,7 +103,7 @@ Flow Interp::exec_simple(const Stmt& s) {
       std::string msg = n.message ? str(eval(*n.message)) : "assertion failed";
       fail("AssertionError", msg, n.cond->span);
     }
-    // RaiseStmt: raise an error value, or a new RuntimeError from a string
+    // RaiseStmt: raise an exception instance or class (optionally `from` a cause), or a RuntimeError from a string
     case StmtKind::Raise: {
       auto& n = static_cast<const RaiseStmt&>(s);
       if (!n.value) {   // bare `raise` re-raises the error being handled, like Python
@@ -110,13 +111,7 @@ Flow Interp::exec_simple(const Stmt& s) {
         throw ts_->handling.back();
       }
       Value v = eval(*n.value);
-      if (v.is(ObjKind::Error)) {
-        AmpsError e = v.as<ErrorObj>()->error;
-        if (!e.has_span()) e.set_span(n.value->span);
-        throw e;
-      }
-      if (v.is(ObjKind::Str)) fail("RuntimeError", v.as<Str>()->value, n.value->span);
-      fail("TypeError", "raise needs an error value (e.g. ValueError(\"...\")), not " + type_name(v), n.value->span);
+      throw raise_error(*this, v, n.cause ? eval(*n.cause) : Value::undef(), n.value->span);
     }
     default: fail("RuntimeError", "internal: unknown statement kind", s.span);
   }
@@ -268,34 +263,6 @@ Flow Interp::exec_for(const ForStmt& s) {
     return true;
   });
   return result;
-}
-
-// TryStmt: catch binds an error value with .kind and .message; finally always runs.
-Flow Interp::exec_try(const TryStmt& s) {
-  size_t depth = ts_->depth, frames = ts_->frames.size();
-  Flow f = Flow::Normal;
-  try {
-    f = exec_block(s.body);
-  } catch (AmpsError& err) {
-    ts_->depth = depth;
-    ts_->frames.erase(ts_->frames.begin() + frames, ts_->frames.end());
-    if (!s.has_catch) {
-      exec_block(s.finally);
-      throw;
-    }
-    if (s.catch_name.is_name()) bind(s.catch_name, make<ErrorObj>(err));
-    ts_->handling.push_back(err);
-    try {
-      f = exec_block(s.handler);
-    } catch (AmpsError&) {
-      ts_->handling.pop_back();
-      exec_block(s.finally);
-      throw;
-    }
-    ts_->handling.pop_back();
-  }
-  Flow g = exec_block(s.finally);
-  return g != Flow::Normal ? g : f;
 }
 
 }  // namespace amps::interp

@@ -3,6 +3,7 @@
 // no_grad(), autocast(...), file objects).
 #include <fmt/format.h>
 
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 
 namespace amps::interp {
@@ -25,25 +26,16 @@ std::pair<Value, Value> manager_methods(Interp& in, const Value& m, const Span& 
   return {enter, exit};
 }
 
-// The kind of an error as __exit__ receives it: the builtin constructor of that name, so that `kind is
-// ValueError` holds; for a kind without a builtin constructor (ImportError, OverflowError, ...) one made for it.
-Value error_kind_value(Interp& in, const std::string& kind) {
-  Value ctor = in.lookup_builtin(kind);
-  if (ctor.is(ObjKind::Native)) return ctor;
-  return make<Native>(kind, [kind](Interp& inn, CallArgs& a) {
-    if (a.pos.size() > 1 || !a.kw.empty()) Interp::fail("TypeError", kind + "() takes at most 1 argument", a.span);
-    return Value(make<ErrorObj>(AmpsError(kind, a.pos.empty() ? "" : inn.str(a.pos[0]))));
-  });
-}
-
 }  // namespace
 
-// __exit__(kind, err, none) for an error leaving a with body; while it runs, a bare `raise` re-raises that error.
-Value Interp::exit_with_error(const Value& exit, const AmpsError& err, const Span& where) {
+// __exit__(type, value, none) for an error leaving a with body: the exception's class and instance; while it runs, a
+// bare `raise` re-raises that error.
+Value Interp::exit_with_error(const Value& exit, AmpsError& err, const Span& where) {
+  Value value = exception_value(*this, err);
   ts_->handling.push_back(err);
   Value result;
   try {
-    result = call_at(*this, exit, {error_kind_value(*this, err.kind()), make<ErrorObj>(err), Value()}, where);
+    result = call_at(*this, exit, {Value(value.as<Instance>()->cls), value, Value()}, where);
   } catch (...) {
     ts_->handling.pop_back();
     throw;
@@ -53,7 +45,7 @@ Value Interp::exit_with_error(const Value& exit, const AmpsError& err, const Spa
 }
 
 // WithStmt from item [i] on: enters item i, runs the items after it and the body inside it, then exits it:
-// __exit__(none, none, none) after a normal end, `return`, `break` or `continue`; __exit__(kind, err, none) after
+// __exit__(none, none, none) after a normal end, `return`, `break` or `continue`; __exit__(type, value, none) after
 // an error, which a truthy result swallows (the statement then ends normally). An error raised by __exit__ itself
 // replaces the one it was told about.
 Flow Interp::exec_with(const WithStmt& s, size_t i) {

@@ -107,10 +107,6 @@ std::string Interp::repr(const Value& v) {
       auto* s = v.as<SliceObj>();
       return "slice(" + repr(s->lo) + ", " + repr(s->hi) + ", " + repr(s->step) + ")";
     }
-    case ObjKind::Error: {
-      auto& e = v.as<ErrorObj>()->error;
-      return e.kind() + "(" + quote_str(e.message()) + ")";
-    }
     case ObjKind::Instance: {
       std::string out;
       if (instance_text(*this, v, "__repr__", out)) return out;
@@ -122,7 +118,6 @@ std::string Interp::repr(const Value& v) {
 
 std::string Interp::str(const Value& v) {
   if (v.is(ObjKind::Str)) return v.as<Str>()->value;
-  if (v.is(ObjKind::Error)) return v.as<ErrorObj>()->error.message();
   std::string out;
   if (v.is(ObjKind::Instance) && instance_text(*this, v, "__str__", out)) return out;
   return repr(v);

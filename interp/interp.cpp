@@ -235,7 +235,7 @@ Value Interp::import_module(const std::vector<Atom>& path, const Span& where) {
         if (i == 0) top = host;
         continue;
       }
-      fail("ImportError", fmt::format("no module named '{}'; for a file write `import \"{}.amps\" as {}`", name, name, *path.back()), where);
+      fail("ModuleNotFoundError", fmt::format("no module named '{}'; for a file write `import \"{}.amps\" as {}`", name, name, *path.back()), where);
     }
     auto mod = make<Module>(name);
     modules_[name] = mod;

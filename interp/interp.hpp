@@ -152,6 +152,9 @@ class Interp {
 
   BlockHooks hooks;
 
+  // Exception classes by error kind (interp/exceptions.cpp): the built-in ones, and those made for other kinds.
+  std::map<std::string, Ref<Class>, std::less<>> exception_classes;
+
   // Print every autocast decision to the err sink; starts as InterpConfig::trace_casts and the
   // REPL's `:trace on|off` switches it.
   bool trace_casts = false;
@@ -193,11 +196,14 @@ class Interp {
   Flow exec_simple(const Stmt& s);
   Flow exec_control(const Stmt& s);
   Flow exec_for(const ForStmt& s);
-  Flow exec_try(const TryStmt& s);
+  Flow exec_try(const TryStmt& s);   // exec_try.cpp
+  Flow exec_try_body(const TryStmt& s, size_t depth, size_t frames);
+  const TryHandler* matching_handler(const TryStmt& s, const AmpsError& err);
+  Flow run_handler(const TryHandler& h, AmpsError& err);
   Flow exec_autocast(const AutocastStmt& s);
   Flow exec_grad_mode(const GradModeStmt& s);
   Flow exec_with(const WithStmt& s, size_t item);   // exec_with.cpp
-  Value exit_with_error(const Value& exit, const AmpsError& err, const Span& where);
+  Value exit_with_error(const Value& exit, AmpsError& err, const Span& where);
   void set_item(const Value& obj, const std::vector<Subscript>& subs, Value v, const Span& where);
   Value index_value(const Value& obj, const std::vector<Subscript>& subs, const Span& where);
   [[noreturn]] void too_many_positional(const Function& fn, size_t npos, int star, const CallArgs& args);

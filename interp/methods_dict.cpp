@@ -2,6 +2,7 @@
 // objects, so a list snapshot is what iteration, len, `in` and list() see.
 #include <fmt/format.h>
 
+#include "interp/exceptions.hpp"
 #include "interp/methods.hpp"
 
 namespace amps::interp {
@@ -43,7 +44,7 @@ Value dict_pop(Interp& in, const Value& s, CallArgs& a) {
   Value* v = dict(s).find(r.get(0));
   if (!v) {
     if (r.has(1)) return r.get(1);
-    Interp::fail("KeyError", in.repr(r.get(0)), a.span);
+    raise_key_error(in, r.get(0), a.span);
   }
   Value out = *v;
   dict(s).erase(r.get(0));

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/utf8.hpp"
 
 namespace amps::interp {
@@ -38,13 +39,13 @@ struct TextStream : Opaque {
   bool is_err;
 };
 
-// exit(code): SystemExit whose message is Python's str(SystemExit(code)): "" for none, the number for an int (the
-// CLI's exit status), else the text (printed on stderr, status 1).
+// exit(code): raises SystemExit(code), whose message is Python's str(SystemExit(code)): "" for none, the number for
+// an int (the CLI's exit status), else the text (printed on stderr, status 1).
 Value b_exit(Interp& in, CallArgs& a) {
   ArgReader r(a, "exit", {"status"});
-  const Value code = r.has(0) ? r.get(0) : Value();
-  std::string msg = code.is_none() ? "" : (code.is_int() || code.is_bool()) ? std::to_string(code.as_int()) : in.str(code);
-  Interp::fail("SystemExit", std::move(msg), a.span);
+  std::vector<Value> args;
+  if (r.has(0) && !r.get(0).is_none()) args.push_back(r.get(0).is_bool() ? Value(r.get(0).as_int()) : r.get(0));
+  throw raise_error(in, new_exception(exception_class(in, "SystemExit"), std::move(args)), Value::undef(), a.span);
 }
 
 }  // namespace

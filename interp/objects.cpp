@@ -139,8 +139,10 @@ const Value* Class::lookup(Atom key) const {
 }
 
 bool Class::is_subclass_of(const Class* other) const {
-  for (const Class* c = this; c; c = c->base.get())
+  for (const Class* c = this; c; c = c->base.get()) {
     if (c == other) return true;
+    if (c->also && c->also->is_subclass_of(other)) return true;
+  }
   return false;
 }
 

@@ -122,7 +122,7 @@ class AttrMap {
 };
 
 struct Class : Object {
-  Class(Atom n, Ref<Class> b) : Object(ObjKind::Class), name(n), base(std::move(b)) {}
+  Class(Atom n, Ref<Class> b) : Object(ObjKind::Class), name(n), base(std::move(b)) { exception = base && base->exception; }
   std::string type_name() const override { return "class"; }
   // Looks `key` up here, then along the base chain; null when absent.
   const Value* lookup(Atom key) const;
@@ -136,8 +136,12 @@ struct Class : Object {
   }
   Atom name;
   Ref<Class> base;
+  // A second base for is_subclass_of only, for the built-in exceptions Python derives from two (io's
+  // UnsupportedOperation is an OSError and a ValueError); attribute lookup follows [base] alone.
+  Ref<Class> also;
   AttrMap attrs;        // methods and class attributes
   bool has_descriptors = false;
+  bool exception = false;   // BaseException or a subclass: its instances are ExcInstances (interp/exceptions.hpp)
 };
 
 struct Instance : Object {
@@ -160,13 +164,6 @@ struct Range : Object {
   std::string type_name() const override { return "range"; }
   int64_t size() const;
   int64_t start, stop, step;
-};
-
-// A caught or constructed error: `e.kind`, `e.message`, re-raisable with `raise e`.
-struct ErrorObj : Object {
-  explicit ErrorObj(AmpsError e) : Object(ObjKind::Error), error(std::move(e)) {}
-  std::string type_name() const override { return error.kind(); }
-  AmpsError error;
 };
 
 // A one-pass iterator over native data (data loaders, dict views, script __next__ objects).

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 
 namespace amps::interp {
@@ -113,7 +114,7 @@ std::string format_field(Interp& in, const Field& f, const Value& arg, const Spa
 Value mapping_item(Interp& in, const Value& mapping, const Value& key, const Span& where) {
   if (mapping.is(ObjKind::Dict)) {
     if (Value* v = mapping.as<Dict>()->find(key)) return *v;
-    Interp::fail("KeyError", in.repr(key), where);
+    raise_key_error(in, key, where);
   }
   return in.call(in.find_attr(mapping, intern("__getitem__")), std::vector<Value>{key});
 }

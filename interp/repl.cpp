@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "interp/builtins.hpp"
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
 #include "interp/parser.hpp"
 #include "interp/repl_commands.hpp"
@@ -116,7 +117,7 @@ int run_entry(Interp& in, const std::string& entry, int n) {
     if (!v.is_undef() && !v.is_none()) in.write_out(in.repr(v) + "\n");
   } catch (const AmpsError& e) {
     std::fflush(stdout);
-    if (e.kind() == "SystemExit") return system_exit_status(e, [&](std::string_view s) { in.write_err(s); });
+    if (is_system_exit(e)) return system_exit_status(e, [&](std::string_view s) { in.write_err(s); });
     in.write_err(format_diagnostic(e));
   }
   (void)n;

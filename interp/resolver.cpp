@@ -101,8 +101,11 @@ class Resolver {
       case StmtKind::Try: {
         auto& n = static_cast<TryStmt&>(s);
         hoist(n.body);
-        if (n.catch_name.is_name()) hoist_pattern(n.catch_name);
-        hoist(n.handler);
+        for (auto& h : n.handlers) {
+          if (h.name.is_name()) hoist_pattern(h.name);
+          hoist(h.body);
+        }
+        hoist(n.else_body);
         hoist(n.finally);
         break;
       }
@@ -259,8 +262,12 @@ class Resolver {
       case StmtKind::Try: {
         auto& n = static_cast<TryStmt&>(s);
         stmts(n.body);
-        if (n.catch_name.is_name()) bind_pattern(n.catch_name);
-        stmts(n.handler);
+        for (auto& h : n.handlers) {
+          if (h.type) expr(*h.type);
+          if (h.name.is_name()) bind_pattern(h.name);
+          stmts(h.body);
+        }
+        stmts(n.else_body);
         stmts(n.finally);
         break;
       }
@@ -314,6 +321,7 @@ class Resolver {
       case StmtKind::Raise: {
         auto& n = static_cast<RaiseStmt&>(s);
         if (n.value) expr(*n.value);
+        if (n.cause) expr(*n.cause);
         break;
       }
       default: break;

@@ -2,9 +2,10 @@
 // objects with __iter__/__next__/__getitem__/__len__.
 #include <fmt/format.h>
 
+#include "interp/exceptions.hpp"
 #include "interp/interp.hpp"
-#include "interp/tensor_value.hpp"
 #include "interp/methods.hpp"
+#include "interp/tensor_value.hpp"
 #include "interp/utf8.hpp"
 
 namespace amps::interp {
@@ -55,7 +56,7 @@ void Interp::iterate(const Value& it, const Span& where, const std::function<boo
         try {
           item = call(next_m, std::vector<Value>{});
         } catch (AmpsError& e) {
-          if (e.kind() == "StopIteration") return;
+          if (error_is(*this, e, "StopIteration")) return;
           throw;
         }
         if (!body(std::move(item))) return;
@@ -162,7 +163,7 @@ Value index_key(Interp& in, const Value& obj, const Value& key, const Span& wher
   if (obj.is(ObjKind::Dict)) {
     check_hashable(key);
     Value* v = obj.as<Dict>()->find(key);
-    if (!v) Interp::fail("KeyError", in.repr(key), where);
+    if (!v) raise_key_error(in, key, where);
     return *v;
   }
   Value m = in.find_attr(obj, intern("__getitem__"));

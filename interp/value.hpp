@@ -14,7 +14,7 @@ namespace amps::interp {
 
 enum class ObjKind : uint8_t {
   Str, List, Tuple, Dict, Function, Native, BoundMethod, Class, Instance, Module, Range,
-  Error, Env, Iterator, Slice, Cell, Tensor, DType, Device, Opaque,
+  Env, Iterator, Slice, Cell, Tensor, DType, Device, Opaque,
 };
 
 class Interp;

@@ -23,7 +23,7 @@ void install_os(Vm& vm);         // module os (os.path, os.environ)
 void install_glob(Vm& vm);       // module glob
 void install_file_data(Vm& vm);  // from_file (data's readers are in install_data's table)
 
-// Raises an amps error of [kind] (ValueError, IOError, ...) from a native or hook.
+// Raises an amps error of [kind] (ValueError, OSError, ...) from a native or hook.
 [[noreturn]] inline void fail(const char* kind, std::string message) { throw ScriptError(kind, message); }
 // ValueError with a formatted message unless [cond] holds.
 template <class... A>

@@ -44,6 +44,14 @@ amps_cli_test(exit_status 3 "-e|try { exit(3) } finally { print('cleanup') }" "-
 amps_cli_test(sys_exit_zero 0 "-e|import sys\nsys.exit()\nprint('not reached')" "-DSTDOUT=^$")
 amps_cli_test(exit_text_code 1 "-e|exit('bad config')" "-DSTDERR=^bad config\n$")
 amps_cli_test(exit_caught 0 "-e|try { exit(4) } catch e { print(e.kind, e.message) }" "-DSTDOUT=^SystemExit 4\n$")
+# Exception classes (docs/language.md §7.6): an uncaught user exception prints its class name as the kind, with the
+# call stack, and exits 1; a `raise ... from` cause is printed after the error; a SystemExit (a subclass too) that
+# `except Exception` lets through exits with its code.
+amps_cli_test(uncaught_user_exception 1 "-e|class ConfigError(ValueError) { }\nfn f() { raise ConfigError('bad lr') }\nf()"
+              "-DSTDERR=^<string>:2:16: ConfigError: bad lr\n.*call stack \\(most recent call first\\):\n  in f at <string>:2:16\n  in <script> at <string>:3:1\n$")
+amps_cli_test(uncaught_cause 1 "-e|try { {}['k'] } except KeyError as e { raise RuntimeError('no k') from e }"
+              "-DSTDERR=^<string>:1:[0-9]+: RuntimeError: no k\n.*\nThe error above was raised from this one [^\n]*\n<string>:1:7: KeyError: 'k'\n")
+amps_cli_test(raise_system_exit_class 5 "-e|class Quit(SystemExit) { }\ntry { raise Quit(5) } except Exception { print('not an Exception') }" "-DSTDOUT=^$")
 amps_cli_test(sys_argv_and_streams 0 "-e|import sys\nprint(sys.argv)\nsys.stderr.write('err line\\n')|x"
               "-DSTDOUT=^\\['-c', 'x'\\]\n$" "-DSTDERR=^err line\n$")
 amps_cli_test(argparse_help 0 "${CMAKE_CURRENT_SOURCE_DIR}/cli/argparse_demo.amps|--help"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/embed/handles.hpp"
+#include "interp/exceptions.hpp"
 
 using namespace amps::interp;
 using namespace amps::interp::embed;
@@ -52,7 +53,7 @@ struct NextIter : Iterator {
       out = in.call(next_m, std::vector<Value>{});
       return true;
     } catch (AmpsError& e) {
-      if (e.kind() == "StopIteration") return false;
+      if (error_is(in, e, "StopIteration")) return false;
       throw;
     }
   }

@@ -22,9 +22,9 @@ namespace {
 std::vector<uint8_t> gunzip(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    fail(errno == ENOENT ? "FileNotFoundError" : "IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+    fail(errno == ENOENT ? "FileNotFoundError" : "OSError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
-  if (!f) fail("IOError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  if (!f) fail("OSError", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   gzbuffer(f.get(), 1 << 20);
   std::vector<uint8_t> out;
   for (;;) {

@@ -243,7 +243,7 @@ Value load_npy_file(Vm& vm, const std::string& path) {
   std::unique_ptr<int, void (*)(int*)> guard(&fd, [](int* f) { ::close(*f); });
   struct stat st {};
   if (::fstat(fd, &st) != 0) io::os_error("stat", path);
-  if (!S_ISREG(st.st_mode)) fail(S_ISDIR(st.st_mode) ? "IsADirectoryError" : "IOError", fmt::format("cannot load '{}': not a regular file", path));
+  if (!S_ISREG(st.st_mode)) fail(S_ISDIR(st.st_mode) ? "IsADirectoryError" : "OSError", fmt::format("cannot load '{}': not a regular file", path));
   auto read = [&](void* dst, uint64_t off, size_t n) {
     auto* p = static_cast<char*>(dst);
     while (n > 0) {

@@ -51,7 +51,7 @@ void fsync_dir(const std::filesystem::path& dir, const std::string& path) {
 
 void os_error(const char* what, const std::string& path) {
   int err = errno;
-  fail(errno_kind(err, "IOError"), fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
+  fail(errno_kind(err, "OSError"), fmt::format("cannot {} '{}': {}", what, path, std::strerror(err)));
 }
 
 void write_all(int fd, const void* data, size_t n, const std::string& path) {

@@ -7,11 +7,11 @@
 namespace amps::stdlib::io {
 
 // The amps error kind for an errno: FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError,
-// FileExistsError, else [fallback] (IOError for checkpoints, OSError for open()).
+// FileExistsError, else [fallback] (OSError: Python 3 has no separate IOError).
 const char* errno_kind(int err, const char* fallback);
 
 // Raises the amps error for errno after a failed [what] on [path] ("cannot open 'x': ..."):
-// FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError, FileExistsError, else IOError.
+// FileNotFoundError, PermissionError, NotADirectoryError, IsADirectoryError, FileExistsError, else OSError.
 [[noreturn]] void os_error(const char* what, const std::string& path);
 
 // Writes [path] atomically: [body] writes everything into the descriptor of a temporary file in the

@@ -226,7 +226,7 @@ SafetensorsFile read_safetensors(Vm& vm, const std::string& path) {
   if (f.fd < 0) os_error("open", path);
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) os_error("stat", path);
-  if (!S_ISREG(st.st_mode)) fail("IOError", fmt::format("cannot load '{}': not a regular file", path));
+  if (!S_ISREG(st.st_mode)) fail("OSError", fmt::format("cannot load '{}': not a regular file", path));
   uint64_t data_start = 0;
   json h = parse_header(f.fd, uint64_t(st.st_size), path, data_start);
   SafetensorsFile out;

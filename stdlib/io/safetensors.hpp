@@ -33,11 +33,11 @@ std::string safetensors_header(Vm& vm, const SafetensorsFile& file);
 // Writes `file` to `path` atomically: a temporary file in the same directory, fsync, rename over
 // `path`, fsync of the directory. A failed or killed write leaves any previous `path` intact.
 // Tensors may live on any device and have any strides (contiguous cpu tensors are written from
-// their own memory, others through one copy). Throws amps::ScriptError("IOError") on OS errors.
+// their own memory, others through one copy). Throws amps::ScriptError("OSError") on OS errors.
 void write_safetensors(Vm& vm, const std::string& path, const SafetensorsFile& file);
 
 // Reads and validates `path` (header size, JSON, dtypes, shapes, offsets covering the buffer exactly,
-// checksum when present). Throws amps::ScriptError: FileNotFoundError, IOError, or ValueError
+// checksum when present). Throws amps::ScriptError: FileNotFoundError, OSError, or ValueError
 // naming the file and what is wrong with it. Tensors come back as new cpu tensors of [vm], read
 // straight into their memory, in data-offset order.
 SafetensorsFile read_safetensors(Vm& vm, const std::string& path);

@@ -71,7 +71,7 @@ void write_text(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f << text;
   if (!f || !f.flush())
-    fail(errno == EACCES ? "PermissionError" : errno == ENOENT ? "FileNotFoundError" : "IOError",
+    fail(errno == EACCES ? "PermissionError" : errno == ENOENT ? "FileNotFoundError" : "OSError",
          fmt::format("plot.lines(): cannot write '{}': {}", path, std::strerror(errno)));
 }
 

@@ -15,7 +15,7 @@ namespace amps::stdlib::progress {
 namespace {
 
 [[noreturn]] void io_error(const char* what, const std::string& path) {
-  fail(errno == EACCES ? "PermissionError" : "IOError", fmt::format("cannot {} '{}': {}", what, path, std::strerror(errno)));
+  fail(errno == EACCES ? "PermissionError" : "OSError", fmt::format("cannot {} '{}': {}", what, path, std::strerror(errno)));
 }
 
 // The header of an existing non-empty file, or nothing.

@@ -14,7 +14,7 @@ namespace amps::stdlib::progress {
 // empty; an existing file keeps its header, and `fields` (when given) must match it.
 class CsvFile {
  public:
-  // Throws amps::ScriptError (IOError, ValueError) naming the file.
+  // Throws amps::ScriptError (OSError, ValueError) naming the file.
   CsvFile(std::string path, std::vector<std::string> fields);
   ~CsvFile();
   CsvFile(const CsvFile&) = delete;

@@ -134,5 +134,5 @@ TEST(EmbedSandbox, HostLoaderServesImportsFirst) {
   t.ok("import greet\nprint(greet.hello(\"host\"))");
   EXPECT_EQ(t.out, "hello host\n");
   EXPECT_EQ(t.run("import nothere"), AMPS_ERROR_RUNTIME);
-  EXPECT_EQ(t.kind(), "ImportError");
+  EXPECT_EQ(t.kind(), "ModuleNotFoundError");
 }

@@ -143,7 +143,7 @@ TEST(EmbedRun, StdlibIsInstalledUnlessTheConfigSaysNot) {
   EXPECT_EQ(with.out, "<class 'Linear'>\n");
   CapturedVm without;
   EXPECT_EQ(without.run("import nn"), AMPS_ERROR_RUNTIME);
-  EXPECT_EQ(without.kind(), "ImportError");
+  EXPECT_EQ(without.kind(), "ModuleNotFoundError");
   ASSERT_EQ(amps_open_stdlib(without.vm), AMPS_OK);
   without.ok("import optim");
 }
