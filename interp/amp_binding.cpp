@@ -631,7 +631,7 @@ void install_amp_builtins(Interp& in) {
                            amp::layer_order_amp::precision_override);
   in.hooks.autocast_enter = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_prepare(i, *st, dev, a)(); };
   in.hooks.autocast_prepare = [st](Interp& i, const Value& dev, CallArgs& a) { return autocast_prepare(i, *st, dev, a); };
-  in.def_native("GradScaler", [st](Interp& i, CallArgs& a) { return b_grad_scaler(i, st, a); });
+  def_type(in, "GradScaler", [st](Interp& i, CallArgs& a) { return b_grad_scaler(i, st, a); });
   in.checkpoint_loaded = [st](Interp& i, const std::string& path, const Value& v) { note_checkpoint(*st, i, path, v); };
   in.def_module("amp", [st](Interp& i, Module& m) { init_amp_module(i, m, st); });
   install_autocast_queries(in, st);

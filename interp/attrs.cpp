@@ -35,12 +35,21 @@ static Value slice_attr(const Value& obj, Atom name) {
   }));
 }
 
+// __name__, __qualname__ and __module__ of a built-in type (int.__name__, type(t).__module__ == "torch").
+static Value builtin_type_attr(const BuiltinType& t, Atom name) {
+  if (*name == "__name__" || *name == "__qualname__") return make_str(t.name);
+  if (*name == "__module__") return make_str(t.module);
+  return Value::undef();
+}
+
 Value Interp::find_attr(const Value& obj, Atom name) {
+  static const Atom k_class = intern("__class__");
+  if (name == k_class) return type_of(*this, obj);   // every value's, as Python's x.__class__
   if (!obj.is_obj()) return builtin_method(*this, obj, name);
   switch (obj.obj()->kind()) {
     case ObjKind::Instance: return instance_attr(*this, obj, name);
     case ObjKind::Class: {
-      if (*name == "__name__") return make_str(*obj.as<Class>()->name);
+      if (*name == "__name__" || *name == "__qualname__") return make_str(*obj.as<Class>()->name);
       const Value* v = obj.as<Class>()->lookup(name);
       if (v && v->is(ObjKind::Native) && v->as<Native>()->classmethod) return make<BoundMethod>(obj, *v);
       if (Descriptor* d = v ? as_descriptor(*v) : nullptr) return descriptor_get(*this, *d, Value(), obj.as<Class>(), {});
@@ -56,8 +65,11 @@ Value Interp::find_attr(const Value& obj, Atom name) {
           if ((*t->field_names)[i] == *name) return t->items[i];
       return builtin_method(*this, obj, name);
     case ObjKind::Slice: return slice_attr(obj, name);
-    case ObjKind::Function:
     case ObjKind::Native:
+      if (const BuiltinType* t = as_builtin_type(obj))
+        if (Value v = builtin_type_attr(*t, name); !v.is_undef()) return v;
+      [[fallthrough]];
+    case ObjKind::Function:
     case ObjKind::BoundMethod:   // f.__name__, as Python's (argparse names a `type=` converter by it)
       return *name == "__name__" ? make_str(callee_name(obj)) : builtin_method(*this, obj, name);
     case ObjKind::Opaque:

@@ -173,8 +173,8 @@ void install_module(Interp& in, Module& m) {
   m.attrs[intern("Function")] = make_function_class();
   m.attrs[intern("grad")] = make<Native>("grad", f_grad);
   m.attrs[intern("backward")] = make<Native>("backward", f_backward);
-  m.attrs[intern("set_detect_anomaly")] = make<Native>("set_detect_anomaly", f_set_detect_anomaly);
-  m.attrs[intern("detect_anomaly")] = make<Native>("detect_anomaly", f_detect_anomaly);
+  m.attrs[intern("set_detect_anomaly")] = make_type(in, "set_detect_anomaly", f_set_detect_anomaly);
+  m.attrs[intern("detect_anomaly")] = make_type(in, "detect_anomaly", f_detect_anomaly);
   for (const char* name : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})   // torch.autograd's names
     m.attrs[intern(name)] = in.lookup_builtin(name);
   m.attrs[intern("is_anomaly_enabled")] = make<Native>("is_anomaly_enabled", f_is_anomaly_enabled);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "interp/operators.hpp"
+#include "interp/type_table.hpp"
 #include "interp/utf8.hpp"
 
 namespace amps::interp {
@@ -187,14 +188,18 @@ Value b_dict(Interp& in, CallArgs& a) {
   return d;
 }
 
+// type(x): x's type object, the value its type's name denotes (type(5) is int, type(t) is Tensor, type(Net()) is Net).
 Value b_type(Interp& in, CallArgs& a) {
-  ArgReader r(a, "type", {"obj"});
-  const Value& v = r.required(0);
-  if (v.is(ObjKind::Instance)) return Value(v.as<Instance>()->cls);
-  return make_str(type_name(v));
+  if (a.pos.size() == 3)
+    Interp::fail("TypeError", "type(name, bases, dict) is not supported: amps makes classes with a class statement only "
+                              "(write `class Name(Base) { ... }`)", a.span);
+  if (a.pos.size() == 1 && a.kw.empty()) return type_of(in, a.pos[0]);   // the usual call, without ArgReader's allocations
+  ArgReader r(a, "type", {"object"});
+  return type_of(in, r.required(0));
 }
 
-// isinstance(x, C): classes compare along the base chain; strings name built-in types.
+// isinstance(x, C): classes compare along the base chain, built-in types by x's type (bool is an int); other
+// natives (a host's object constructors) by name.
 bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where) {
   if (cls.is(ObjKind::Tuple)) {
     for (auto& c : cls.as<Tuple>()->items)
@@ -203,6 +208,7 @@ bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where
   }
   if (cls.is(ObjKind::Class) && *cls.as<Class>()->name == "object" && !cls.as<Class>()->base) return true;  // Python's root
   if (cls.is(ObjKind::Class)) return v.is(ObjKind::Instance) && v.as<Instance>()->cls->is_subclass_of(cls.as<Class>());
+  if (const BuiltinType* t = as_builtin_type(cls)) return is_builtin_instance(in, v, *t);
   if (cls.is(ObjKind::Native)) {
     const std::string& name = cls.as<Native>()->name;
     return type_name(v) == name || (name == "int" && v.is_bool());   // bool is an int, as in Python
@@ -211,6 +217,7 @@ bool is_instance(Interp& in, const Value& v, const Value& cls, const Span& where
 }
 
 Value b_isinstance(Interp& in, CallArgs& a) {
+  if (a.pos.size() == 2 && a.kw.empty()) return Value(is_instance(in, a.pos[0], a.pos[1], a.span));   // no allocation
   ArgReader r(a, "isinstance", {"obj", "classinfo"});
   return Value(is_instance(in, r.required(0), r.required(1), a.span));
 }
@@ -369,16 +376,16 @@ void install_exception_classes(Interp& in);
 void install_core_builtins(Interp& in) {
   in.def_native("print", b_print);
   in.def_native("len", b_len);
-  in.def_native("range", b_range);
-  in.def_native("str", b_str);
+  def_type(in, "range", b_range);
+  def_type(in, "str", b_str);
   in.def_native("repr", b_repr);
-  in.def_native("int", b_int);
-  in.def_native("float", b_float);
-  in.def_native("bool", b_bool);
-  in.def_native("list", b_list);
-  in.def_native("tuple", b_tuple);
-  in.def_native("dict", b_dict);
-  in.def_native("type", b_type);
+  def_type(in, "int", b_int);
+  def_type(in, "float", b_float);
+  def_type(in, "bool", b_bool, "int");
+  def_type(in, "list", b_list);
+  def_type(in, "tuple", b_tuple);
+  def_type(in, "dict", b_dict);
+  def_type(in, "type", b_type);
   in.def_native("isinstance", b_isinstance);
   in.def_native("abs", b_abs);
   in.def_native("min", [](Interp& i, CallArgs& a) { return extremum(i, a, false); });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interp/interp.hpp"
+#include "interp/type_table.hpp"
 
 namespace amps::interp {
 

@@ -247,11 +247,11 @@ Value b_slice(Interp&, CallArgs& a) {
 void install_iter_builtins(Interp& in) {
   in.def_native("iter", b_iter);
   in.def_native("next", b_next);
-  in.def_native("map", b_map);
-  in.def_native("filter", b_filter);
-  in.def_native("slice", b_slice);
-  in.def_native("enumerate", b_enumerate);
-  in.def_native("zip", b_zip);
+  def_type(in, "map", b_map);
+  def_type(in, "filter", b_filter);
+  def_type(in, "slice", b_slice);
+  def_type(in, "enumerate", b_enumerate);
+  def_type(in, "zip", b_zip);
 }
 
 }  // namespace amps::interp

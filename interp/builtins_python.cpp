@@ -197,15 +197,20 @@ bool subclass_of(const Value& c, const Value& info, const Span& where) {
       if (subclass_of(c, b, where)) return true;
     return false;
   }
-  if (info.is(ObjKind::Native)) return false;   // a built-in type (int, list, ...): script classes derive from none
+  if (const BuiltinType* t = as_builtin_type(info)) {   // bool derives from int; script classes from no built-in type
+    const BuiltinType* ct = as_builtin_type(c);
+    return ct && ct->is_subtype_of(t);
+  }
+  if (info.is(ObjKind::Native)) return false;   // another native (an error kind's constructor): derives from none
   if (!info.is(ObjKind::Class)) Interp::fail("TypeError", "issubclass() arg 2 must be a class, or tuple of classes", where);
-  return is_object_class(info) || c.as<Class>()->is_subclass_of(info.as<Class>());
+  return is_object_class(info) || (c.is(ObjKind::Class) && c.as<Class>()->is_subclass_of(info.as<Class>()));
 }
 
 Value b_issubclass(Interp&, CallArgs& a) {
   ArgReader r(a, "issubclass", {"cls", "class_or_tuple"});
   const Value& c = r.required(0);
-  if (!c.is(ObjKind::Class)) Interp::fail("TypeError", "issubclass() arg 1 must be a class, not " + type_name(c), a.span);
+  if (!c.is(ObjKind::Class) && !as_builtin_type(c))
+    Interp::fail("TypeError", "issubclass() arg 1 must be a class", a.span);   // Python's words
   return Value(subclass_of(c, r.required(1), a.span));
 }
 

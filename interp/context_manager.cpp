@@ -136,11 +136,11 @@ Value decorate_with(Interp&, const Value& manager, const Value& fn, const Span& 
 }
 
 void install_context_managers(Interp& in) {
-  in.def_module("contextlib", [](Interp&, Module& m) {
-    m.attrs[intern("nullcontext")] = make<Native>("nullcontext", b_nullcontext);
-    m.attrs[intern("suppress")] = make<Native>("suppress", b_suppress);
+  in.def_module("contextlib", [](Interp& i, Module& m) {
+    m.attrs[intern("nullcontext")] = make_type(i, "nullcontext", b_nullcontext);
+    m.attrs[intern("suppress")] = make_type(i, "suppress", b_suppress);
   });
-  in.def_native("autocast", b_autocast);
+  def_type(in, "autocast", b_autocast);
   in.def_module("cuda.amp", [](Interp& i, Module& m) { init_device_amp(i, m, "cuda", rt::DType::float16); });
   in.def_module("cpu.amp", [](Interp& i, Module& m) { init_device_amp(i, m, "cpu", rt::DType::bfloat16); });
 }

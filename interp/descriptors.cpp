@@ -88,9 +88,9 @@ void set_descriptor_owner(Descriptor& d, Class* owner) {
 }
 
 void install_descriptor_builtins(Interp& in) {
-  in.def_native("staticmethod", [](Interp&, CallArgs& a) { return wrap(a, "staticmethod", Descriptor::Kind::Static); });
-  in.def_native("classmethod", [](Interp&, CallArgs& a) { return wrap(a, "classmethod", Descriptor::Kind::ClassMethod); });
-  in.def_native("property", [](Interp&, CallArgs& a) {
+  def_type(in, "staticmethod", [](Interp&, CallArgs& a) { return wrap(a, "staticmethod", Descriptor::Kind::Static); });
+  def_type(in, "classmethod", [](Interp&, CallArgs& a) { return wrap(a, "classmethod", Descriptor::Kind::ClassMethod); });
+  def_type(in, "property", [](Interp&, CallArgs& a) {
     ArgReader r(a, "property", {"fget", "fset", "fdel", "doc"});
     auto v = [&](size_t i) { return r.has(i) ? r.get(i) : Value(); };
     return Value(make_property(v(0), v(1), v(2), v(3)));

@@ -95,7 +95,9 @@ std::string Interp::repr(const Value& v) {
       return out + "}";
     }
     case ObjKind::Function: return "<function " + *v.as<Function>()->decl->name + ">";
-    case ObjKind::Native: return "<built-in function " + v.as<Native>()->name + ">";
+    case ObjKind::Native:
+      if (const BuiltinType* t = as_builtin_type(v)) return "<class '" + t->full_name() + "'>";
+      return "<built-in function " + v.as<Native>()->name + ">";
     case ObjKind::BoundMethod: return "<bound method of " + type_name(v.as<BoundMethod>()->self) + ">";
     case ObjKind::Class: return "<class '" + *v.as<Class>()->name + "'>";
     case ObjKind::Module: return "<module '" + v.as<Module>()->name + "'>";

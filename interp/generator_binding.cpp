@@ -174,7 +174,7 @@ void install_generator_builtins(Interp& in) {
   std::shared_ptr<rt::Generator> own(std::shared_ptr<void>(), &in.runtime().generator());   // not owned
   const Value default_generator = make<GeneratorObj>(std::move(own), rt::Device::cpu());
   in.def_global("default_generator", default_generator);
-  in.def_native("Generator", b_generator);
+  def_type(in, "Generator", b_generator);
   in.def_native("manual_seed",
                 [default_generator](Interp& i, CallArgs& a) { return b_manual_seed(i, default_generator, a); });
   in.def_native("seed", b_seed);

@@ -81,11 +81,11 @@ void install_grad_mode_builtins(Interp& in) {
     return std::make_shared<rt::GradModeGuard>(enabled);
   };
   auto flag = std::make_shared<InferenceFlag>();
-  in.def_native("set_grad_enabled", b_set_grad_enabled);
+  def_type(in, "set_grad_enabled", b_set_grad_enabled);
   in.def_native("is_grad_enabled", b_is_grad_enabled);
-  in.def_native("no_grad", grad_mode_factory(false));
-  in.def_native("enable_grad", grad_mode_factory(true));
-  in.def_native("inference_mode", [flag](Interp&, CallArgs& a) { return b_inference_mode(flag, a); });
+  def_type(in, "no_grad", grad_mode_factory(false));
+  def_type(in, "enable_grad", grad_mode_factory(true));
+  def_type(in, "inference_mode", [flag](Interp&, CallArgs& a) { return b_inference_mode(flag, a); });
   in.def_native("is_inference_mode_enabled", [flag](Interp&, CallArgs& a) {
     ArgReader r(a, "is_inference_mode_enabled", {});
     return Value(flag->on);

@@ -16,6 +16,7 @@
 #include "interp/descriptors.hpp"
 #include "interp/parser.hpp"
 #include "interp/tensor_value.hpp"
+#include "interp/type_table.hpp"
 
 namespace amps::interp {
 
@@ -28,6 +29,7 @@ Interp::Interp(InterpConfig cfg) : cfg_(std::move(cfg)) {
     fwrite(s.data(), 1, s.size(), stderr);
   };
   main_env_ = make<Env>(Ref<Env>(), 0);
+  types_ = std::make_unique<TypeTable>();
   trace_casts = cfg_.trace_casts;
   install_core_builtins(*this);
   install_tensor_builtins(*this);

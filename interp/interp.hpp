@@ -59,6 +59,7 @@ struct InterpConfig {
 };
 
 struct EmbedState;   // the embedding API's per-interpreter state (interp/embed/handles.hpp)
+class TypeTable;     // the type objects type(x) returns (interp/type_table.hpp)
 
 class Interp {
   struct ThreadState;
@@ -131,6 +132,8 @@ class Interp {
   std::shared_ptr<EmbedState> embed_state;
 
   const InterpConfig& config() const { return cfg_; }
+  // This interpreter's type objects: type(x), x.__class__, isinstance (interp/type_table.hpp).
+  TypeTable& types() { return *types_; }
   // The statement the calling thread is executing (null outside run); its span names source positions.
   const Stmt* current_stmt() const { return ts_->last_stmt; }
 
@@ -255,6 +258,7 @@ class Interp {
   rt::Context rt_ctx_;
   BuiltinNames builtin_names_;
   std::vector<Value> builtins_;
+  std::unique_ptr<TypeTable> types_;
   ModuleScope main_scope_;
   Ref<Env> main_env_;
   ThreadState main_ts_;

@@ -93,7 +93,34 @@ struct Native : Object {
   std::string name;
   Fn fn;
   bool classmethod = false;   // looked up on a class, it comes back bound to that class
+  bool is_type = false;       // a BuiltinType (below)
 };
+
+// A built-in type (int, str, Tensor, NoneType, ...): the value `type(x)` returns, `isinstance` tests against and
+// `int`, `str`, `Tensor` name. It is a Native so that it calls exactly as the constructor it replaced (int("5"),
+// str.lower, dtype=float); a type without a constructor raises Python's "cannot create 'X' instances". Made once per
+// interpreter (interp/type_table.hpp); equality and hashing are by identity.
+struct BuiltinType : Native {
+  BuiltinType(std::string n, Fn f, std::string mod, Ref<BuiltinType> b)
+      : Native(std::move(n), std::move(f)), module(std::move(mod)), base(std::move(b)) { is_type = true; }
+  std::string type_name() const override { return "type"; }
+  // "int", "torch.Tensor": the name repr shows (`<class 'torch.Tensor'>`).
+  std::string full_name() const { return module == "builtins" ? name : module + "." + name; }
+  // Whether this type is [other] or derives from it (bool from int).
+  bool is_subtype_of(const Object* other) const {
+    for (const BuiltinType* t = this; t; t = t->base.get())
+      if (t == other) return true;
+    return false;
+  }
+  std::string module;       // Python's __module__: "builtins", "torch", "_io", ...
+  Ref<BuiltinType> base;    // int for bool; null for the rest (object, a class, is every type's base)
+  bool script_class = false;   // stands for a script class of the same name until that loads (set: py_set.amps)
+};
+
+// [v] as a built-in type, or null.
+inline const BuiltinType* as_builtin_type(const Value& v) {
+  return v.is(ObjKind::Native) && v.as<Native>()->is_type ? v.as<BuiltinType>() : nullptr;
+}
 
 // obj.method: a callable with its receiver bound as the first argument.
 struct BoundMethod : Object {

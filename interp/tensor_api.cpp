@@ -308,7 +308,8 @@ void install_dtypes_and_devices(Interp& in) {
   in.def_global("cuda", wrap_device(rt::Device::cuda(0)));
   in.def_global("xla", wrap_device({rt::DeviceType::xla, 0}));
   in.def_global("xpu", wrap_device({rt::DeviceType::xpu, 0}));
-  in.def_native("device", b_device);
+  def_type(in, "device", b_device);
+  in.def_global("dtype", Value(in.types().named("dtype")));   // torch.dtype: isinstance(x, dtype); not constructible
 }
 
 }  // namespace

@@ -38,6 +38,6 @@ Value b_tensor_type(Interp& in, CallArgs& a) {
 
 }  // namespace
 
-void install_tensor_type(Interp& in) { in.def_native("Tensor", b_tensor_type); }
+void install_tensor_type(Interp& in) { def_type(in, "Tensor", b_tensor_type); }
 
 }  // namespace amps::interp

@@ -60,6 +60,6 @@ Value b_iinfo(Interp&, CallArgs& a) {
 
 }  // namespace
 
-void install_torch_iinfo(Interp& in) { in.def_native("iinfo", b_iinfo); }
+void install_torch_iinfo(Interp& in) { def_type(in, "iinfo", b_iinfo); }
 
 }  // namespace amps::interp

@@ -152,7 +152,7 @@ TEST(AmpPolicyTable, BannedMessageIsPyTorchs) {
 
 // docs/cast-lists.md is generated: regenerate with `amps --dump-cast-lists > docs/cast-lists.md`.
 TEST(AmpPolicyTable, CommittedCastListsDocIsUpToDate) {
-  auto path = (std::filesystem::path(__FILE__).parent_path() / "../../../docs/cast-lists.md").lexically_normal();
+  auto path = std::filesystem::path(AMPS_SOURCE_DIR) / "docs/cast-lists.md";
   std::ifstream f(path);
   ASSERT_TRUE(f) << "missing " << path;
   std::stringstream ss;

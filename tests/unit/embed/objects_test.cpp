@@ -112,7 +112,7 @@ TEST(EmbedObjects, CClassMethodsAttributesAndDrop) {
   ASSERT_EQ(amps_register_globals(t.vm, table), AMPS_OK);
   t.ok("let c = make_counter()\nc.bump()\nc.bump()\nprint(c.n, type(c))\n"
        "try { c.missing } catch e { print(e.kind, e.message) }\ntry { c.boom } catch e { print(e.kind, e.message) }");
-  EXPECT_EQ(t.out, "2 Counter\nAttributeError 'Counter' object has no attribute 'missing'\nValueError no boom here\n");
+  EXPECT_EQ(t.out, "2 <class 'Counter'>\nAttributeError 'Counter' object has no attribute 'missing'\nValueError no boom here\n");
   amps_value* c = nullptr;
   ASSERT_EQ(amps_get_global(t.vm, "c", &c), AMPS_OK);
   EXPECT_EQ(amps_object_class(c), &kCounter);
@@ -138,7 +138,7 @@ TEST(EmbedObjects, InconsistentClassesAreMisuse) {
 TEST(EmbedObjects, CxxIteratorsDriveForLoopsAndRaiseFromNext) {
   ObjVm o;
   ASSERT_TRUE(o.vm.run("let s = 0\nfor i in upto(4) { s += i }\nprint(s, type(upto(1)), list(upto(3)))"));
-  EXPECT_EQ(o.out, "10 Upto [1, 2, 3]\n");
+  EXPECT_EQ(o.out, "10 <class 'Upto'> [1, 2, 3]\n");
   amps::Result r = o.vm.run("let k = 0\nfor i in upto(2, fail=true) {\n  k += i\n}\n", "it.amps");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error->kind, "ValueError");
