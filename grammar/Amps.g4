@@ -33,12 +33,14 @@ exprStmt     : target=expr (',' others+=expr)* ttrail=','?
 
 // `@no_grad` / `@no_grad()` / `@enable_grad...` reach the grad-mode builtins through the atom keywordRef.
 decorator    : '@' postfix NEWLINE+ ;
-fnDecl       : decorator* FN attrName '(' params? ')' block ;
+// Python's annotations (`x: Tensor = none`, `-> Tensor`) are parsed and dropped, never evaluated (as with
+// `from __future__ import annotations`).
+fnDecl       : decorator* FN attrName '(' params? ')' ('->' result=expr)? block ;
 // A bare `*` (restParam without a name): the parameters after it are keyword-only.
 params       : param (',' param)* ','? ;
-param        : name ('=' expr)?        # plainParam
-             | '*' name?               # restParam
-             | '**' name               # kwRestParam
+param        : name (':' annotation=expr)? ('=' value=expr)?   # plainParam
+             | '*' (name (':' annotation=expr)?)?             # restParam
+             | '**' name (':' annotation=expr)?               # kwRestParam
              ;
 classDecl    : decorator* CLASS name ('(' base=expr ')')? classBody ;
 // A leading string is the class's docstring (Python's), ignored.
@@ -79,7 +81,8 @@ importStmt   : IMPORT name ('.' attrName)* (AS alias=name)?   # moduleImport
                (fromName (',' fromName)* | '(' fromName (',' fromName)* ','? ')')   # fromImport
              ;
 fromName     : attrName (AS alias=name)? ;
-returnStmt   : RETURN expr? ;
+// `return a, b` returns the tuple (a, b), as Python's (a trailing comma makes a one-tuple).
+returnStmt   : RETURN (expr (',' expr)* trailing=','?)? ;
 breakStmt    : BREAK ;
 continueStmt : CONTINUE ;
 assertStmt   : ASSERT expr (',' expr)? ;
@@ -92,7 +95,7 @@ scopeStmt    : kw=(GLOBAL | NONLOCAL) name (',' name)* ;
 
 // --------------------------------------------------------------- expressions
 expr         : orExpr (IF orExpr ELSE expr)?            # ternary
-             | FN '(' params? ')' block                 # lambda
+             | FN '(' params? ')' ('->' result=expr)? block   # lambda
              | LAMBDA params? ':' expr                  # pyLambda
              ;
 // The `for ... in ... if ...` clauses of a comprehension or generator expression (after its element), Python's

@@ -72,7 +72,14 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
   switch (ctx->getRuleIndex()) {
     case P::RuleReturnStmt: {
       auto* c = static_cast<P::ReturnStmtContext*>(ctx);
-      return std::make_unique<ReturnStmt>(s, c->expr() ? expr(c->expr()) : nullptr);
+      if (c->expr().empty()) return std::make_unique<ReturnStmt>(s, nullptr);
+      if (c->expr().size() == 1 && !c->trailing) return std::make_unique<ReturnStmt>(s, expr(c->expr(0)));
+      Span ts = span(c->expr(0));
+      const Span last = span(c->expr().back());
+      ts.end_line = last.end_line, ts.end_col = last.end_col;
+      auto tuple = std::make_unique<TupleLit>(ts);
+      for (auto* e : c->expr()) tuple->items.push_back(expr(e));
+      return std::make_unique<ReturnStmt>(s, std::move(tuple));
     }
     case P::RuleAssertStmt: {
       auto* c = static_cast<P::AssertStmtContext*>(ctx);
@@ -254,7 +261,7 @@ void AstBuilder::fill_params(FnDecl& decl, P::ParamsContext* params) {
     param.span = span(p);
     if (auto* c = dynamic_cast<P::PlainParamContext*>(p)) {
       param.name = intern(c->name()->getText());
-      if (c->expr()) param.default_value = expr(c->expr());
+      if (c->value) param.default_value = expr(c->value);
     } else if (auto* c = dynamic_cast<P::RestParamContext*>(p)) {
       param.kind = c->name() ? Param::Kind::Rest : Param::Kind::Star;
       param.name = intern(c->name() ? c->name()->getText() : "*");

@@ -156,12 +156,25 @@ Value b_tuple(Interp& in, CallArgs& a) {
   return make_tuple(r.has(0) ? to_vector(in, r.get(0), a.span) : std::vector<Value>{});
 }
 
+// An instance's bound keys() when it also has __getitem__ (a mapping to Python's dict(), e.g. collections.OrderedDict),
+// else undef.
+static Value mapping_keys(Interp& in, const Value& v) {
+  if (!v.is(ObjKind::Instance) || in.find_attr(v, intern("__getitem__")).is_undef()) return Value::undef();
+  return in.find_attr(v, intern("keys"));
+}
+
 Value b_dict(Interp& in, CallArgs& a) {
   auto d = make<Dict>();
   if (a.pos.size() > 1) Interp::fail("TypeError", "dict() takes at most 1 positional argument", a.span);
   if (a.pos.size() == 1) {
     if (a.pos[0].is(ObjKind::Dict)) {
       for (auto& [k, v] : a.pos[0].as<Dict>()->entries) d->set(k, v);
+    } else if (Value keys = mapping_keys(in, a.pos[0]); !keys.is_undef()) {  // Python's dict(mapping)
+      Value getitem = in.find_attr(a.pos[0], intern("__getitem__"));
+      for (auto& k : to_vector(in, in.call(keys, std::vector<Value>{}), a.span)) {
+        check_hashable(k);
+        d->set(k, in.call(getitem, std::vector<Value>{k}));
+      }
     } else {
       for (auto& pair : to_vector(in, a.pos[0], a.span)) {
         auto kv = to_vector(in, pair, a.span);
@@ -282,8 +295,11 @@ Value b_sorted(Interp& in, CallArgs& a) {
   Value key = r.has(1) ? r.get(1) : Value();
   std::vector<std::pair<Value, Value>> keyed;
   for (auto& v : items) keyed.emplace_back(key.is_none() ? v : in.call(key, {v}), v);
-  std::stable_sort(keyed.begin(), keyed.end(), [&](auto& x, auto& y) { return value_less(in, x.first, y.first, a.span); });
-  if (r.bool_or(2, false)) std::reverse(keyed.begin(), keyed.end());
+  // Stable in both directions, as Python's: reverse=true orders by the reversed comparison, equal items keep their order.
+  const bool reverse = r.bool_or(2, false);
+  std::stable_sort(keyed.begin(), keyed.end(), [&](auto& x, auto& y) {
+    return reverse ? value_less(in, y.first, x.first, a.span) : value_less(in, x.first, y.first, a.span);
+  });
   std::vector<Value> out;
   for (auto& [k, v] : keyed) out.push_back(v);
   return make_list(std::move(out));
@@ -348,6 +364,7 @@ Value b_any_all(Interp& in, CallArgs& a, bool any) {
 
 void install_math_module(Interp& in);
 void install_time_module(Interp& in);
+void install_backends_module(Interp& in);
 void install_torch_module(Interp& in);   // module_torch.cpp
 void install_future_module(Interp& in);  // module_future.cpp
 void install_iter_builtins(Interp& in);
@@ -389,6 +406,9 @@ void install_core_builtins(Interp& in) {
   std::vector<Value> args;
   for (auto& s : in.config().script_args) args.push_back(make_str(s));
   in.def_global("args", make_list(std::move(args)));
+  // Python's __name__ of the running script, for `if __name__ == "__main__" { main() }`; a module imported from a
+  // file gets its own (the file's stem) as a module-level name (Interp::load_module_file).
+  in.def_global("__name__", make_str("__main__"));
   install_iter_builtins(in);
   install_python_builtins(in);
   install_set_builtin(in);
@@ -397,6 +417,7 @@ void install_core_builtins(Interp& in) {
   install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);
+  install_backends_module(in);
   install_torch_module(in);
   install_future_module(in);
 }

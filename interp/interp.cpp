@@ -323,6 +323,7 @@ Value Interp::load_module_file(const std::string& path, const Span& where) {
     fail("ImportError", fmt::format("circular import of '{}'", path), where);
   std::string text = read_file(path, where);
   auto mod = make<Module>(std::filesystem::path(path).stem().string());
+  mod->attrs[intern("__name__")] = make_str(mod->name);  // as Python's module.__name__; the main script's is "__main__"
   loading_.push_back(path);
   try {
     exec_module_source(*mod, path, std::move(text), where);

@@ -124,6 +124,8 @@ class Interp {
 
   // ---- interruption: set from any thread; the script sees a KeyboardInterrupt error
   void request_interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+  // Raises the requested KeyboardInterrupt (and enforces the step/time budgets) at [where]; natives that wait call it.
+  void check_interrupt(const Span& where);
   // Restarts the step count and clock of the config's budgets; run() does, hosts calling in do too.
   void start_budget();
   // Owned by the embedding API (last error, host callbacks); null for interpreters it never saw.
@@ -249,7 +251,6 @@ class Interp {
   Value call_instance(const Value& self, CallArgs& args);
   Value load_module_file(const std::string& path, const Span& where);
 
-  void check_interrupt(const Span& where);
   void check_budget(const Span& where);
   Value load_host_module(const std::string& name, const Span& where);
   void check_import_root(const std::string& path, const Span& where);

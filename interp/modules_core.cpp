@@ -1,7 +1,9 @@
 // The `math` and `time` modules of the language core.
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <numbers>
+#include <thread>
 
 #include "interp/builtins.hpp"
 
@@ -64,6 +66,49 @@ void install_math_module(Interp& in) {
   });
 }
 
+// time.sleep(secs): Python's ValueError for a negative time; an interrupt (Ctrl-C) ends it at the next check.
+static Value time_sleep(Interp& in, CallArgs& a) {
+  ArgReader r(a, "sleep", {"secs"});
+  if (!r.required(0).is_number()) r.type_error(0, "a number");
+  double left = r.get(0).to_double();
+  if (left < 0) Interp::fail("ValueError", "sleep length must be non-negative", a.span);
+  for (; left > 0; left -= 0.05) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.05)));
+    in.check_interrupt(a.span);
+  }
+  return Value();
+}
+
+// The local time `secs` seconds after the epoch (none: now) formatted by strftime's [fmt].
+static std::string local_time_text(const Value& secs, const char* fmt) {
+  std::time_t t = secs.is_none() ? std::time(nullptr) : std::time_t(std::floor(secs.to_double()));
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[4096];
+  const size_t n = std::strftime(buf, sizeof buf, fmt, &tm);
+  return std::string(buf, n);
+}
+
+// time.ctime(secs=None): Python's asctime form, 'Thu Nov  6 07:45:36 2026' (day of month space-padded).
+static Value time_ctime(Interp&, CallArgs& a) {
+  ArgReader r(a, "ctime", {"secs"});
+  const Value secs = r.has(0) ? r.get(0) : Value();
+  if (!secs.is_none() && !secs.is_number()) r.type_error(0, "a number");
+  return make_str(local_time_text(secs, "%a %b %e %H:%M:%S %Y"));
+}
+
+// time.strftime(format): the current local time; Python's optional struct_time argument is not supported (amps has
+// no struct_time), so a second argument is a TypeError saying so.
+static Value time_strftime(Interp&, CallArgs& a) {
+  if (a.pos.size() > 1)
+    Interp::fail("TypeError", "strftime(): amps formats the current time only (no struct_time argument)", a.span);
+  ArgReader r(a, "strftime", {"format"});
+  if (!r.required(0).is(ObjKind::Str)) r.type_error(0, "str");
+  const std::string& f = r.get(0).as<Str>()->value;
+  if (f.size() > 200) Interp::fail("ValueError", "strftime(): format longer than 200 characters", a.span);
+  return make_str(local_time_text(Value(), f.c_str()));
+}
+
 void install_time_module(Interp& in) {
   in.def_module("time", [](Interp&, Module& m) {
     def(m, "time", [](Interp&, CallArgs&) {
@@ -74,6 +119,13 @@ void install_time_module(Interp& in) {
       auto now = std::chrono::steady_clock::now().time_since_epoch();
       return Value(std::chrono::duration<double>(now).count());
     });
+    def(m, "monotonic", [](Interp&, CallArgs&) {
+      auto now = std::chrono::steady_clock::now().time_since_epoch();
+      return Value(std::chrono::duration<double>(now).count());
+    });
+    def(m, "sleep", time_sleep);
+    def(m, "ctime", time_ctime);
+    def(m, "strftime", time_strftime);
   });
 }
 

@@ -110,7 +110,17 @@ struct Nested {
   bool any_float = false, all_bool = true;
 };
 
+void flatten(const Value& v, size_t depth, Nested& n, const Span& where);
+
+// A range as the list of its ints (Python's sequence protocol: tensor(range(3)), x[range(n), y] = v).
+void flatten_range(const Range& r, size_t depth, Nested& n, const Span& where) {
+  std::vector<Value> items;
+  for (int64_t i = 0; i < r.size(); ++i) items.emplace_back(r.start + i * r.step);
+  flatten(make_list(std::move(items)), depth, n, where);
+}
+
 void flatten(const Value& v, size_t depth, Nested& n, const Span& where) {
+  if (v.is(ObjKind::Range)) return flatten_range(*v.as<Range>(), depth, n, where);
   if (v.is(ObjKind::List) || v.is(ObjKind::Tuple)) {
     const auto& items = v.is(ObjKind::List) ? v.as<List>()->items : v.as<Tuple>()->items;
     if (depth == n.sizes.size()) n.sizes.push_back(int64_t(items.size()));

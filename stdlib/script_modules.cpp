@@ -9,6 +9,8 @@
 namespace amps::stdlib {
 
 extern const amps_reg nn_natives[];   // nn_native.cpp
+extern const amps_reg data_images_natives[];   // data/png.cpp
+extern const amps_reg random_natives[];        // random_mt.cpp
 
 void def_script_module(Vm& vm, const char* name, const amps_reg* natives) {
   std::string source(embedded_source(name));
@@ -40,11 +42,16 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "optim_extra");  // Rprop, ASGD, SparseAdam (optim re-exports them)
   def_script_module(vm, "optim");
   def_script_module(vm, "data_extra");  // Dataset, IterableDataset, Sampler, DistributedSampler, ... (data re-exports them)
+  def_script_module(vm, "data_images", data_images_natives);  // make_grid, save_image, write_png (data re-exports them)
   def_script_module(vm, "autograd_gradcheck");  // autograd.gradcheck / gradgradcheck (autograd_tools re-exports them)
   def_script_module(vm, "autograd_tools");      // autograd.functional, gradcheck, Variable (the autograd module attaches them)
   def_script_module(vm, "dist");
   def_script_module(vm, "argparse_format");  // argparse's help and usage layout (argparse imports it)
   def_script_module(vm, "argparse");
+  def_script_module(vm, "random", random_natives);  // Python's random module (CPython's Mersenne Twister numbers)
+  def_script_module(vm, "collections");  // namedtuple, OrderedDict, defaultdict, Counter, deque
+  def_script_module(vm, "copy");         // copy.copy, copy.deepcopy
+  def_script_module(vm, "torchvision");  // torchvision.utils: make_grid, save_image (data_images)
   def_script_module(vm, "py_set");  // the core's `set` builtin (interp/builtins_set.cpp imports it on first use)
   def_script_module(vm, "distributions_base");  // constraints, Distribution (distributions re-exports them)
   def_script_module(vm, "distributions_core");  // Normal ... OneHotCategorical, kl_divergence (re-exported)

@@ -58,7 +58,10 @@ Tensors tile_math(Args& args) {
     out.push_back(reps[i] * padded[i]);
   }
   const Tensor tiled = x.reshape(pairs).expand(expanded).reshape(out);
-  return {tiled.numel() == x.numel() ? call_op(O::clone, tiled) : tiled};  // all-1 counts: a copy, not a view
+  // The result is always a new row-major tensor, as PyTorch's: reshape copies only when it cannot view, so a view
+  // (all-1 counts, or a count on a leading dim, which leaves stride-0 dims behind) is copied here.
+  const bool fresh = tiled.is_contiguous() && tiled.numel() != x.numel();
+  return {fresh ? tiled : call_op(O::clone, tiled)};
 }
 
 // meshgrid(tensors, indexing=None): one grid per 0-D/1-D input, each input laid along its own dim and expanded over
