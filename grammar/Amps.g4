@@ -11,7 +11,7 @@ block        : '{' sep* (statement (sep+ statement)*)? sep* '}' ;
 statement
   : letStmt | fnDecl | classDecl | ifStmt | whileStmt | forStmt | tryStmt
   | autocastStmt | gradModeStmt | withStmt | importStmt | returnStmt | breakStmt | continueStmt
-  | assertStmt | raiseStmt | passStmt | scopeStmt | exprStmt
+  | assertStmt | raiseStmt | passStmt | scopeStmt | delStmt | exprStmt
   ;
 
 // Python's bare tuples: `let a, b = f()`, `let x = 1, 2` (the builder makes the tuple pattern / tuple value).
@@ -89,6 +89,8 @@ assertStmt   : ASSERT expr (',' expr)? ;
 // `raise X from Y`: `from` is a soft keyword here only (the builder checks the name's text).
 raiseStmt    : RAISE (value=expr (from=NAME cause=expr)?)? ;
 passStmt     : PASS ;
+// Python's `del a, b[i], c.x` (the builder checks that each target can be deleted).
+delStmt      : DEL expr (',' expr)* ','? ;
 // Python's `global x, y` / `nonlocal x`: amps already assigns to the declared outer variable, so these only check
 // that one exists (docs/language.md §7.4).
 scopeStmt    : kw=(GLOBAL | NONLOCAL) name (',' name)* ;
@@ -178,7 +180,7 @@ LET: 'let'; FN: 'fn'; CLASS: 'class'; IF: 'if'; ELSE: 'else'; WHILE: 'while'; FO
 IN: 'in'; TRY: 'try'; CATCH: 'catch'; EXCEPT: 'except'; FINALLY: 'finally'; AUTOCAST: 'autocast';
 NO_GRAD: 'no_grad'; ENABLE_GRAD: 'enable_grad'; SET_GRAD_ENABLED: 'set_grad_enabled';
 IMPORT: 'import'; AS: 'as'; WITH: 'with'; RETURN: 'return'; BREAK: 'break';
-CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; OR: 'or';
+CONTINUE: 'continue'; ASSERT: 'assert'; RAISE: 'raise'; PASS: 'pass'; DEL: 'del'; OR: 'or';
 AND: 'and'; NOT: 'not'; IS: 'is'; TRUE: 'true'; FALSE: 'false'; NONE: 'none';
 SUPER: 'super'; SCALE: 'scale'; LAMBDA: 'lambda'; GLOBAL: 'global'; NONLOCAL: 'nonlocal';
 

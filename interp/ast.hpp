@@ -174,7 +174,7 @@ struct SuperExpr : Expr {
 // ---------------------------------------------------------------- statements
 enum class StmtKind : uint8_t {
   Expr, Let, Assign, AugAssign, Fn, Class, If, While, For, Try, Autocast, GradMode, Import,
-  Return, Break, Continue, Assert, Raise, Pass, With, Scope,
+  Return, Break, Continue, Assert, Raise, Pass, With, Scope, Del,
 };
 
 struct Stmt {
@@ -320,6 +320,12 @@ struct ScopeStmt : Stmt {
   bool nonlocal;
   std::vector<Atom> names;
   std::vector<Span> spans;
+};
+
+// `del t1, t2, ...`: each target a name, attribute, subscript, or a parenthesised tuple/list of those.
+struct DelStmt : Stmt {
+  explicit DelStmt(Span s) : Stmt(StmtKind::Del, s) {}
+  std::vector<ExprPtr> targets;
 };
 
 // A parsed unit: the statements of a file, an `-e` string or one REPL entry.

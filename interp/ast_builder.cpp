@@ -66,7 +66,19 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
   }
 }
 
-// returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt | scopeStmt
+// Python's deletable targets: names, attributes, subscripts and tuples/lists of them (`del (a, b)`).
+static void check_del_target(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Name: case ExprKind::Attr: case ExprKind::Index: return;
+    case ExprKind::Tuple: for (auto& i : static_cast<const TupleLit&>(e).items) check_del_target(*i); return;
+    case ExprKind::List: for (auto& i : static_cast<const ListLit&>(e).items) check_del_target(*i); return;
+    default:
+      throw AmpsError("SyntaxError", "cannot delete this expression: `del` takes a name, an attribute (`obj.x`) or a "
+                      "subscript (`d[key]`, `xs[i]`, `xs[a:b]`)", e.span);
+  }
+}
+
+// returnStmt | breakStmt | continueStmt | assertStmt | raiseStmt | passStmt | scopeStmt | delStmt
 StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
   Span s = span(ctx);
   switch (ctx->getRuleIndex()) {
@@ -80,6 +92,14 @@ StmtPtr AstBuilder::simple_stmt(antlr4::ParserRuleContext* ctx) {
       auto tuple = std::make_unique<TupleLit>(ts);
       for (auto* e : c->expr()) tuple->items.push_back(expr(e));
       return std::make_unique<ReturnStmt>(s, std::move(tuple));
+    }
+    case P::RuleDelStmt: {
+      auto st = std::make_unique<DelStmt>(s);
+      for (auto* e : static_cast<P::DelStmtContext*>(ctx)->expr()) {
+        st->targets.push_back(expr(e));
+        check_del_target(*st->targets.back());
+      }
+      return st;
     }
     case P::RuleAssertStmt: {
       auto* c = static_cast<P::AssertStmtContext*>(ctx);

@@ -175,6 +175,11 @@ std::string stmt(const Stmt& s, int indent) {
       auto& n = static_cast<const AssertStmt&>(s);
       return "(assert " + dump_expr(*n.cond) + opt(n.message) + ")";
     }
+    case StmtKind::Del: {
+      std::string out = "(del";
+      for (auto& t : static_cast<const DelStmt&>(s).targets) out += " " + dump_expr(*t);
+      return out + ")";
+    }
     case StmtKind::Scope: {
       auto& n = static_cast<const ScopeStmt&>(s);
       std::string out = n.nonlocal ? "(nonlocal" : "(global";

@@ -103,6 +103,9 @@ Flow Interp::exec_simple(const Stmt& s) {
     case StmtKind::Pass:
     case StmtKind::Scope: return Flow::Normal;   // global/nonlocal: checked by the resolver
     // AssertStmt: AssertionError with the message (or the condition's source)
+    case StmtKind::Del:
+      for (auto& t : static_cast<const DelStmt&>(s).targets) exec_del(*t);
+      return Flow::Normal;
     case StmtKind::Assert: {
       auto& n = static_cast<const AssertStmt&>(s);
       if (truthy(eval(*n.cond))) return Flow::Normal;

@@ -220,6 +220,7 @@ class Interp {
   void exec_let(const LetStmt& s);
   void exec_assign(const Expr& target, Value v);
   void exec_aug_assign(const AugAssignStmt& s);
+  void exec_del(const Expr& target);          // exec_del.cpp
   void exec_import(const ImportStmt& s);
   void exec_from_import(const ImportStmt& s);
   // A closure for [d] with its decorators applied; [cls] is the class whose body declares it (methods).

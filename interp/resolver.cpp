@@ -323,6 +323,9 @@ class Resolver {
         if (scope_->loops == 0)
           fail("SyntaxError", fmt::format("'{}' outside a loop", s.kind == StmtKind::Break ? "break" : "continue"), s.span);
         break;
+      case StmtKind::Del:
+        for (auto& t : static_cast<DelStmt&>(s).targets) expr(*t);   // a deleted name must exist, as a read's
+        break;
       case StmtKind::Assert: {
         auto& n = static_cast<AssertStmt&>(s);
         expr(*n.cond);
