@@ -51,7 +51,14 @@ StmtPtr AstBuilder::statement(P::StatementContext* ctx) {
   auto* c = static_cast<antlr4::ParserRuleContext*>(ctx->children[0]);
   switch (c->getRuleIndex()) {
     case P::RuleLetStmt: return let_stmt(static_cast<P::LetStmtContext*>(c));
-    case P::RuleFnDecl: return fn_decl(static_cast<P::FnDeclContext*>(c));
+    case P::RuleFnDecl: {
+      auto* f = static_cast<P::FnDeclContext*>(c);
+      // `scale(x)` always means the GradScaler keyword, so a function named scale could never be called.
+      if (f->attrName()->SCALE())
+        throw AmpsError("SyntaxError", "'scale' is a keyword: `scale(x)` multiplies by the active GradScaler's "
+                        "scale, so a function of that name could never be called; choose another name", span(f->attrName()));
+      return fn_decl(f);
+    }
     case P::RuleClassDecl: return class_decl(static_cast<P::ClassDeclContext*>(c));
     case P::RuleIfStmt: return if_stmt(static_cast<P::IfStmtContext*>(c));
     case P::RuleWhileStmt: return while_stmt(static_cast<P::WhileStmtContext*>(c));
