@@ -106,6 +106,7 @@ namespace {
 struct Nested {
   rt::Dims sizes;
   std::vector<double> values;
+  std::vector<int64_t> ints;   // each value as an exact int64 (an int above 2^53 has no exact double)
   std::vector<bool> is_float;  // per value: a Python float (or floating tensor), for the small-integer range checks
   bool any_float = false, all_bool = true;
 };
@@ -132,18 +133,22 @@ void flatten(const Value& v, size_t depth, Nested& n, const Span& where) {
   }
   if (depth != n.sizes.size()) Interp::fail("ValueError", "tensor(): nested lists have uneven depth", where);
   double d = 0;
+  int64_t i = 0;
   if (v.is_number()) {
     d = v.to_double();
+    i = v.is_float() ? int64_t(0) : v.as_int();
     n.any_float |= v.is_float();
     n.all_bool &= v.is_bool();
   } else if (const rt::Tensor* t = tensor_of(v); t && t->numel() == 1) {
     d = t->item().to_double();
+    i = t->is_floating_point() ? int64_t(0) : t->item().to_int();
     n.any_float |= t->is_floating_point();
     n.all_bool &= t->dtype() == rt::DType::bool_;
   } else {
     Interp::fail("TypeError", "tensor(): expected numbers or nested lists of numbers, found " + type_name(v), where);
   }
   n.values.push_back(d);
+  n.ints.push_back(i);
   n.is_float.push_back(v.is_number() ? v.is_float() : tensor_of(v)->is_floating_point());
 }
 
@@ -160,6 +165,13 @@ void check_small_int_range(const Nested& n, rt::DType dt, const Span& where) {
   }
 }
 
+// Integers (and bools) into int64 exactly: through doubles, 2^53 + 1 would come back as 2^53.
+rt::Tensor exact_int64(const Nested& n, rt::Device device) {
+  rt::Tensor t = rt::Tensor::empty(n.sizes, rt::DType::int64, rt::Device::cpu());
+  std::copy(n.ints.begin(), n.ints.end(), t.data<int64_t>());
+  return device == rt::Device::cpu() ? t : t.to(device);
+}
+
 }  // namespace
 
 // Builds a tensor from a number or nested list; the dtype follows PyTorch's inference
@@ -170,6 +182,7 @@ rt::Tensor tensor_from_data(const Value& data, std::optional<rt::DType> dtype, r
   flatten(data, 0, n, where);
   rt::DType dt = dtype ? *dtype : (n.any_float || n.values.empty()) ? rt::default_dtype()  // tensor([]) too (PyTorch)
                    : n.all_bool ? rt::DType::bool_ : rt::DType::int64;
+  if (dt == rt::DType::int64 && !n.any_float) return exact_int64(n, device);
   if (dt == rt::DType::int32 || dt == rt::DType::int64) {  // out-of-range values would wrap silently
     const double lo = dt == rt::DType::int32 ? -2147483648.0 : -9223372036854775808.0, hi = -lo;
     for (double v : n.values)

@@ -12,13 +12,17 @@
 namespace amps::rt {
 namespace {
 
+// Values are held as long double, whose 64-bit mantissa holds every int64 exactly; floating values are formatted
+// as the doubles they came from (fmt's long double rounding differs).
+using Elem = long double;
+
 // Chooses one width and notation for all printed values, exactly as PyTorch's _Formatter.
 class Formatter {
  public:
-  Formatter(const std::vector<double>& values, DType dtype, const PrintOptions& o)
+  Formatter(const std::vector<Elem>& values, DType dtype, const PrintOptions& o)
       : floating_(is_floating(dtype)), is_bool_(dtype == DType::bool_), precision_(o.precision) {
     if (!floating_) {
-      for (double v : values) width_ = std::max(width_, format_raw(v).size());
+      for (Elem v : values) width_ = std::max(width_, format_raw(v).size());
     } else {
       init_floating(values);
     }
@@ -27,7 +31,7 @@ class Formatter {
 
   size_t width() const { return width_; }
 
-  std::string format(double v) const {
+  std::string format(Elem v) const {
     std::string s = format_raw(v);
     return std::string(width_ > s.size() ? width_ - s.size() : 0, ' ') + s;
   }
@@ -38,38 +42,38 @@ class Formatter {
   bool int_mode_ = true, sci_ = false;
   size_t width_ = 1;
 
-  void init_floating(const std::vector<double>& values) {
-    std::vector<double> nz;
-    for (double v : values)
+  void init_floating(const std::vector<Elem>& values) {
+    std::vector<Elem> nz;
+    for (Elem v : values)
       if (std::isfinite(v) && v != 0) nz.push_back(v);
     if (nz.empty()) return;
-    double lo = INFINITY, hi = 0;
-    for (double v : nz) {
+    Elem lo = INFINITY, hi = 0;
+    for (Elem v : nz) {
       lo = std::min(lo, std::fabs(v));
       hi = std::max(hi, std::fabs(v));
       if (v != std::ceil(v)) int_mode_ = false;
     }
     sci_ = hi / lo > 1000.0 || hi > 1.0e8 || (!int_mode_ && lo < 1.0e-4);
-    for (double v : nz) {
-      std::string s = sci_ ? fmt::format("{:.{}e}", v, precision_)
-                           : int_mode_ ? fmt::format("{:.0f}", v) + "." : fmt::format("{:.{}f}", v, precision_);
+    for (Elem v : nz) {
+      std::string s = sci_ ? fmt::format("{:.{}e}", double(v), precision_)
+                           : int_mode_ ? fmt::format("{:.0f}", double(v)) + "." : fmt::format("{:.{}f}", double(v), precision_);
       width_ = std::max(width_, s.size());
     }
   }
 
-  std::string format_raw(double v) const {
+  std::string format_raw(Elem v) const {
     if (is_bool_) return v != 0 ? "True" : "False";
     if (!floating_) return fmt::format("{}", int64_t(v));
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    if (sci_) return fmt::format("{:.{}e}", v, precision_);
-    if (int_mode_) return fmt::format("{:.0f}", v) + ".";
-    return fmt::format("{:.{}f}", v, precision_);
+    if (sci_) return fmt::format("{:.{}e}", double(v), precision_);   // floats print as the doubles they are
+    if (int_mode_) return fmt::format("{:.0f}", double(v)) + ".";
+    return fmt::format("{:.{}f}", double(v), precision_);
   }
 };
 
 struct Printer {
-  const std::vector<double>& data;  // row-major values of the whole tensor
+  const std::vector<Elem>& data;  // row-major values of the whole tensor
   const Dims& sizes;
   const Dims strides;               // contiguous strides of [sizes]
   bool summarize;
@@ -90,7 +94,7 @@ struct Printer {
     return idx;
   }
 
-  void collect(size_t d, int64_t off, std::vector<double>& out) const {
+  void collect(size_t d, int64_t off, std::vector<Elem>& out) const {
     if (d == sizes.size()) {
       out.push_back(data[size_t(off)]);
       return;
@@ -126,11 +130,24 @@ struct Printer {
   }
 };
 
+// The printed values: int64 exactly (a double has 53 bits), everything else through double.
+std::vector<Elem> print_values(const Tensor& t) {
+  std::vector<Elem> out;
+  if (t.dtype() == DType::int64) {
+    Tensor c = t.to(Device::cpu()).contiguous();
+    const int64_t* p = c.data<int64_t>();
+    out.assign(p, p + c.numel());
+    return out;
+  }
+  for (double v : t.to_doubles()) out.push_back(v);
+  return out;
+}
+
 std::string body_str(const Tensor& t, const PrintOptions& o, size_t indent) {
-  std::vector<double> data = t.to_doubles();
+  std::vector<Elem> data = print_values(t);
   bool summarize = t.numel() > o.threshold;
   Printer p{data, t.sizes(), contiguous_strides(t.sizes()), summarize, o};
-  std::vector<double> shown;
+  std::vector<Elem> shown;
   p.collect(0, 0, shown);
   Formatter f(shown, t.dtype(), o);
   if (t.dim() == 0) return f.format(data[0]);

@@ -29,6 +29,17 @@ Tensor ramp(int64_t n, double start, double step, DType dt, Device dev) {
   return dev == Device::cpu() ? t : cast_device(t, dev);
 }
 
+// arange of integers into int64 in integer arithmetic (PyTorch's: its length (end - start + step - sign) / step),
+// exact where doubles would round bounds above 2^53.
+Tensor int64_ramp(Scalar start, Scalar end, Scalar step, Device dev) {
+  const __int128 s = start.to_int(), e = end.to_int(), st = step.to_int(), sgn = st > 0 ? 1 : -1;
+  const __int128 n = (e - s + st - sgn) / st;
+  Tensor t = Tensor::empty({int64_t(n > 0 ? n : 0)}, DType::int64, Device::cpu());
+  int64_t* p = t.data<int64_t>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = int64_t(s + __int128(i) * st);
+  return dev == Device::cpu() ? t : cast_device(t, dev);
+}
+
 Tensors k_arange(const ArgReader& a, const KernelContext& kc) {
   Scalar start = a.scalar(0), step = a.scalar(2);
   std::optional<Scalar> end = a.opt_scalar(1);
@@ -41,6 +52,7 @@ Tensors k_arange(const ArgReader& a, const KernelContext& kc) {
   AMPS_CHECK(!(span < 0), "arange: upper bound and larger bound inconsistent with step sign");
   bool floating = start.is_floating() || end->is_floating() || step.is_floating();
   DType dt = a.opt_dtype(3).value_or(floating ? kc.ctx.default_dtype() : DType::int64);
+  if (!floating && dt == DType::int64) return one_tensor(finish_factory(a, 5, int64_ramp(start, *end, step, kc.device)));
   int64_t n = span > 0 ? int64_t(std::ceil(span)) : 0;
   return one_tensor(finish_factory(a, 5, ramp(n, start.to_double(), step.to_double(), dt, kc.device)));
 }
