@@ -11,4 +11,8 @@ namespace amps::interp {
 // default; undef for any other name.
 Value cuda_memory_attr(Interp& in, Atom name, rt::Device d);
 
+// torch.cuda's device queries and seeding (device_count, current_device, is_bf16_supported, manual_seed,
+// manual_seed_all, seed, is_initialized): cuda_device_info.cpp. Undef for other names.
+Value cuda_device_attr(Interp& in, Atom name);
+
 }  // namespace amps::interp

@@ -55,6 +55,7 @@ Value DeviceObj::get_attr(Interp& in, Atom name) {
       rt::backend_for(d.type)->synchronize(d);
       return Value();
     });
+  if (Value v = cuda_device_attr(in, name); !v.is_undef()) return v;  // device_count, manual_seed & co.
   return cuda_memory_attr(in, name, d);  // memory_allocated & co. (0 without CUDA, as PyTorch)
 }
 

@@ -33,6 +33,8 @@ class Backend {
   virtual void deallocate(void* p, Device device) = 0;
   // Waits until the work queued on [device] has finished (host backends run synchronously).
   virtual void synchronize(Device device) {}
+  // How many devices of this type there are (cuda: the GPUs the CUDA runtime lists).
+  virtual int device_count() const { return 1; }
   // Bytes of device memory held by live tensors on [device] (0 for host backends).
   virtual int64_t memory_allocated(Device device) const { return 0; }
   // torch.cuda's memory statistics for [device] (all 0 for host backends): bytes held by live tensors and from

@@ -147,6 +147,7 @@ class CudaBackend final : public Backend {
         stream_once_(new std::once_flag[size_t(count)]) {}
 
   std::string_view name() const override { return "cuda"; }
+  int device_count() const override { return count_; }
   bool supports(OpId op, DType dtype) const override { return table_.supports(op, dtype); }
 
   Tensors run(OpId op, Args& args, const KernelContext& kc) override {
