@@ -1,5 +1,6 @@
 // Script bindings of the AMP layer: autocast blocks, GradScaler objects, module `amp`, cast tracing.
 #include "interp/amp_binding.hpp"
+#include "interp/warnings.hpp"
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ struct AmpState {
 
 // `FILE:LINE:COL: UserWarning: msg` on the err sink, as Python prints warnings.
 void warn(Interp& in, const Span& where, const std::string& msg) {
-  in.write_err(fmt::format("{}: UserWarning: {}\n", format_position(where), msg));
+  emit_warning(in, "UserWarning", msg, where);
 }
 
 std::string site_position(uint64_t site) {

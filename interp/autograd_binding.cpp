@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
+#include "interp/warnings.hpp"
 #include "interp/context_manager.hpp"
 #include "interp/tensor_value.hpp"
 #include "interp/diagnostics.hpp"
@@ -162,8 +163,8 @@ Value f_detect_anomaly(Interp& in, CallArgs& a) {
   ArgReader r(a, "detect_anomaly", {"check_nan"});
   if (!r.bool_or(0, true))
     Interp::fail("ValueError", "detect_anomaly(): check_nan=false is not supported: anomaly mode's only check is for NaN gradients", a.span);
-  in.write_err(fmt::format("{}: UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime "
-                           "and should only be enabled for debugging.\n", format_position(a.span)));
+  emit_warning(in, "UserWarning", "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+               "only be enabled for debugging.", a.span);
   auto m = make_context_manager("detect_anomaly", [](Interp&, const Span&) { return switch_anomaly_mode(true); });
   m->decorator = false;
   return m;

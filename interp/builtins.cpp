@@ -372,6 +372,7 @@ void install_python_builtins(Interp& in);
 void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
 void install_sys_module(Interp& in);
+void install_warnings_module(Interp& in);   // warnings.cpp
 void install_tensor_type(Interp& in);
 void install_exception_classes(Interp& in);
 
@@ -414,6 +415,7 @@ void install_core_builtins(Interp& in) {
   install_set_builtin(in);
   install_descriptor_builtins(in);
   install_sys_module(in);
+  install_warnings_module(in);
   install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);

@@ -1,5 +1,6 @@
 // torch.cuda's memory functions (PyTorch 1.13): statistics of amps' caching allocator, peak resets, empty_cache.
 #include "interp/cuda_memory.hpp"
+#include "interp/warnings.hpp"
 
 #include <fmt/format.h>
 
@@ -46,9 +47,8 @@ Value reset_peaks(const char* name, rt::Device dflt, bool deprecated) {
     static bool warned = false;
     if (deprecated && !warned) {
       warned = true;
-      in.write_err(fmt::format("{}: FutureWarning: torch.cuda.reset_max_memory_allocated now calls "
-                               "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.\n",
-                               format_position(a.span)));
+      emit_warning(in, "FutureWarning", "torch.cuda.reset_max_memory_allocated now calls "
+                   "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.", a.span);
     }
     return guarded(a.span, [&] {
       rt::check_device_available(d);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "interp/builtins.hpp"
+#include "interp/warnings.hpp"
 #include "interp/diagnostics.hpp"
 
 namespace amps::interp {
@@ -43,8 +44,8 @@ void rewrite_deprecated_overload(Interp& in, std::string_view name, CallArgs& a,
   if (warned) return;
   warned = true;
   const auto [old_form, new_form] = signatures(name, pointwise, method);
-  in.write_err(fmt::format("{}: UserWarning: This overload of {} is deprecated:\n\t{}\nConsider using one of the "
-                           "following signatures instead:\n\t{}\n", format_position(a.span), name, old_form, new_form));
+  emit_warning(in, "UserWarning", fmt::format("This overload of {} is deprecated:\n\t{}\nConsider using one of the "
+                                              "following signatures instead:\n\t{}", name, old_form, new_form), a.span);
 }
 
 }  // namespace amps::interp

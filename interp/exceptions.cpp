@@ -35,6 +35,10 @@ constexpr ExcSpec kExceptions[] = {
     {"PermissionError", "OSError"}, {"IsADirectoryError", "OSError"}, {"NotADirectoryError", "OSError"},
     {"TimeoutError", "OSError"}, {"UnsupportedOperation", "OSError", "ValueError", false},
     {"BudgetError", "Exception"},
+    {"Warning", "Exception"}, {"UserWarning", "Warning"}, {"DeprecationWarning", "Warning"},
+    {"PendingDeprecationWarning", "Warning"}, {"SyntaxWarning", "Warning"}, {"RuntimeWarning", "Warning"},
+    {"FutureWarning", "Warning"}, {"ImportWarning", "Warning"}, {"UnicodeWarning", "Warning"},
+    {"BytesWarning", "Warning"}, {"ResourceWarning", "Warning"},
 };
 
 const Value& self_arg(CallArgs& a, const char* fn) {

@@ -157,6 +157,8 @@ class Interp {
 
   // Exception classes by error kind (interp/exceptions.cpp): the built-in ones, and those made for other kinds.
   std::map<std::string, Ref<Class>, std::less<>> exception_classes;
+  // The warnings module's filters and the warnings already shown (interp/warnings.cpp); made on first use.
+  std::shared_ptr<struct WarningState> warning_state;
 
   // Print every autocast decision to the err sink; starts as InterpConfig::trace_casts and the
   // REPL's `:trace on|off` switches it.

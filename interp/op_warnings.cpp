@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "interp/diagnostics.hpp"
+#include "interp/warnings.hpp"
 #include "interp/interp.hpp"
 #include "runtime/ivalue.hpp"
 #include "runtime/op.hpp"
@@ -48,7 +49,7 @@ void warn_deprecated_mask(Interp& in, rt::OpId op, const rt::Args& args, const S
   for (const MaskWarning& w : kWarnings) {
     if (w.op != op || w.arg >= args.size() || !is_uint8_tensor(args[w.arg])) continue;
     if (w.shown->exchange(true)) return;
-    in.write_err(fmt::format("{}: UserWarning: {}\n", format_position(where), w.text));
+    emit_warning(in, "UserWarning", w.text, where);
     return;
   }
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "interp/diagnostics.hpp"
+#include "interp/warnings.hpp"
 #include "interp/interp.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/autograd.hpp"
@@ -39,8 +40,8 @@ void warn_uint8_mask(Interp& in, const Value& key, const Span& where) {
   if (warned) return;
   for (const Value& v : key_items(key))
     if (const rt::Tensor* m = tensor_of(v); m && m->dtype() == rt::DType::uint8) {
-      in.write_err(fmt::format("{}: UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-                               "torch.bool instead.\n", format_position(where)));
+      emit_warning(in, "UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                   "instead.", where);
       warned = true;
       return;
     }

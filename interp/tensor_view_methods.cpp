@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
+#include "interp/warnings.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/autograd/node.hpp"
@@ -406,7 +407,7 @@ Value b_resize_as_(Interp&, CallArgs& a) {
 Value resized_copy(Interp& in, CallArgs& a, const rt::Dims& sizes, const char* name) {
   static bool warned[2] = {false, false};
   bool& w = warned[std::string_view(name) == "resize" ? 0 : 1];
-  if (!w) in.write_err(fmt::format("{}: UserWarning: non-inplace {} is deprecated\n", format_position(a.span), name));
+  if (!w) emit_warning(in, "UserWarning", fmt::format("non-inplace {} is deprecated", name), a.span);
   w = true;
   const rt::Tensor& x = a.pos.front().as<TensorObj>()->tensor;
   if (rt::numel_of(sizes) != x.numel())

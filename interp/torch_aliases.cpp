@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "interp/builtins.hpp"
+#include "interp/warnings.hpp"
 #include "interp/diagnostics.hpp"
 #include "interp/tensor_value.hpp"
 #include "runtime/error.hpp"
@@ -119,8 +120,8 @@ Value b_symeig(Interp& in, CallArgs& a) {
   static bool warned = false;
   if (!warned) {
     warned = true;
-    in.write_err(fmt::format("{}: UserWarning: torch.symeig is deprecated in favor of torch.linalg.eigh and will be "
-                             "removed in a future PyTorch release.\n", format_position(a.span)));
+    emit_warning(in, "UserWarning", "torch.symeig is deprecated in favor of torch.linalg.eigh and will be removed in a "
+                 "future PyTorch release.", a.span);
   }
   const bool vectors = r.bool_or(1, false), upper = r.bool_or(2, true);
   return guarded(a.span, [&] {
