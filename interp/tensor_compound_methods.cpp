@@ -58,22 +58,6 @@ Native::Fn new_like(const char* factory) {
   };
 }
 
-// ATen's C++ name of a dtype, as PyTorch's TensorOptions messages print it.
-const char* aten_type_name(rt::DType d) {
-  switch (d) {
-    case rt::DType::float32: return "float";
-    case rt::DType::float64: return "double";
-    case rt::DType::float16: return "c10::Half";
-    case rt::DType::bfloat16: return "c10::BFloat16";
-    case rt::DType::int64: return "long int";
-    case rt::DType::int32: return "int";
-    case rt::DType::int16: return "short int";
-    case rt::DType::int8: return "signed char";
-    case rt::DType::uint8: return "unsigned char";
-    default: return "bool";
-  }
-}
-
 std::string tensor_options(const rt::Tensor& t) {
   return fmt::format("TensorOptions(dtype={}, device={}, layout=Strided, requires_grad=false (default), "
                      "pinned_memory=false (default), memory_format=(nullopt))", aten_type_name(t.dtype()),

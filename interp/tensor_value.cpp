@@ -335,4 +335,20 @@ Value from_ivalue(const rt::IValue& v) {
   return Value();
 }
 
+// ATen's C++ name of a dtype, as PyTorch's TensorOptions and dtype-mismatch messages print it ("long int").
+std::string_view aten_type_name(rt::DType d) {
+  switch (d) {
+    case rt::DType::float32: return "float";
+    case rt::DType::float64: return "double";
+    case rt::DType::float16: return "c10::Half";
+    case rt::DType::bfloat16: return "c10::BFloat16";
+    case rt::DType::int64: return "long int";
+    case rt::DType::int32: return "int";
+    case rt::DType::int16: return "short int";
+    case rt::DType::int8: return "signed char";
+    case rt::DType::uint8: return "unsigned char";
+    default: return "bool";
+  }
+}
+
 }  // namespace amps::interp

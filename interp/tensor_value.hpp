@@ -109,4 +109,7 @@ void install_autograd_builtins(Interp& in);
 // @no_grad / @enable_grad decorators. Called by install_autograd_builtins.
 void install_grad_mode_builtins(Interp& in);
 
+// ATen's C++ name of a dtype ("long int", "c10::Half"), as PyTorch's messages print it.
+std::string_view aten_type_name(rt::DType d);
+
 }  // namespace amps::interp

@@ -74,27 +74,11 @@ rt::Tensor bin_counts(const rt::Tensor& x, const rt::Tensor& edges, const rt::Te
   return weighted_counts(index, inside, weight, edges.size(0) - 1, x.dtype());
 }
 
-// The C++ element type's name, which PyTorch's histogram messages print ("float", "double").
-std::string_view c_type_name(rt::DType t) {
-  switch (t) {
-    case rt::DType::float64: return "double";
-    case rt::DType::float32: return "float";
-    case rt::DType::float16: return "c10::Half";
-    case rt::DType::bfloat16: return "c10::BFloat16";
-    case rt::DType::int64: return "long int";
-    case rt::DType::int32: return "int";
-    case rt::DType::int16: return "short int";
-    case rt::DType::int8: return "signed char";
-    case rt::DType::uint8: return "unsigned char";
-    default: return "bool";
-  }
-}
-
 rt::Tensor histogram_edges(const rt::Tensor& x, const Value& bins, const Value& range, const Span& where) {
   if (const rt::Tensor* b = tensor_of(bins)) {
     AMPS_CHECK(b->dtype() == x.dtype(), "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
-               "but got input with dtype {} and bins for dimension 0 with dtype {}", c_type_name(x.dtype()),
-               c_type_name(b->dtype()));
+               "but got input with dtype {} and bins for dimension 0 with dtype {}", aten_type_name(x.dtype()),
+               aten_type_name(b->dtype()));
     AMPS_CHECK(b->dim() == 1 && b->numel() > 0, "torch.histogramdd: bins tensor should have one dimension and at "
                "least 1 entry, but got {} dimensions and {} entries", b->dim(), b->numel());
     return *b;
