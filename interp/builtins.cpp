@@ -373,6 +373,7 @@ void install_set_builtin(Interp& in);
 void install_descriptor_builtins(Interp& in);
 void install_sys_module(Interp& in);
 void install_warnings_module(Interp& in);   // warnings.cpp
+void install_gc_module(Interp& in);         // module_gc.cpp
 void install_tensor_type(Interp& in);
 void install_exception_classes(Interp& in);
 
@@ -416,6 +417,7 @@ void install_core_builtins(Interp& in) {
   install_descriptor_builtins(in);
   install_sys_module(in);
   install_warnings_module(in);
+  install_gc_module(in);
   install_tensor_type(in);
   install_math_module(in);
   install_time_module(in);
