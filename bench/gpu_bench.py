@@ -14,8 +14,9 @@ CASES = {
     "mlp": ["50"],
     "gpt_block": ["20", "32", "256", "768", "12", "2", "8192"],
     "mm": ["50"],
+    "cuda_ops": ["20"],
 }
-KEYS = {"mlp": "s_per_step", "gpt_block": "s_per_step", "mm": "gflops"}
+KEYS = {"mlp": "s_per_step", "gpt_block": "s_per_step", "mm": "gflops", "cuda_ops": "us"}
 
 
 def measure(amps, names, repeats, small):
@@ -52,8 +53,7 @@ def main():
     rows = report(m)
     print(f"{'bench':10} {'case':16} {'amps':>12} {'PyTorch':>12} {'amps/PyTorch time':>18}")
     for bench, case, am, t, r in rows:
-        unit = "TFLOP/s" if bench == "mm" else "s/step"
-        scale = 1e-3 if bench == "mm" else 1.0
+        unit, scale = {"mm": ("TFLOP/s", 1e-3), "cuda_ops": ("us", 1.0)}.get(bench, ("s/step", 1.0))
         print(f"{bench:10} {case:16} {am * scale:9.4f} {unit:>2} {t * scale:9.4f} {unit:>2} {r:10.3f}")
     if a.json:
         with open(a.json, "w") as f:

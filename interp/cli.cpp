@@ -34,7 +34,8 @@ namespace {
 struct Options {
   std::string code;
   bool dump_tokens = false, dump_ast = false;
-  bool trace_casts = false, dump_cast_lists = false, profile = false;
+  bool trace_casts = false, dump_cast_lists = false, profile = false, profile_gpu = false;
+  size_t profile_rows = 25;
   std::vector<std::string> rest;   // FILE then the script's ARGS
 };
 
@@ -72,9 +73,9 @@ int report(const AmpsError& e) {
 }
 
 // The --profile table, on stderr after the script's own output (and after its error, if it failed).
-void print_profile(const rt::OpProfiler& profiler, std::chrono::steady_clock::duration wall) {
+void print_profile(const rt::OpProfiler& profiler, std::chrono::steady_clock::duration wall, size_t rows) {
   std::fflush(stdout);
-  const std::string text = profiler.table(std::chrono::duration<double>(wall).count());
+  const std::string text = profiler.table(std::chrono::duration<double>(wall).count(), rows);
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
@@ -99,7 +100,8 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
   amps_status installed = stdlib::install_stdlib(embed::handle_of(in));
   AMPS_ASSERT(installed == AMPS_OK, "installing the stdlib failed: {}", amps_last_error(embed::handle_of(in))->message);
   std::shared_ptr<rt::OpProfiler> profiler;
-  if (opt.profile) in.runtime().add_layer(profiler = std::make_shared<rt::OpProfiler>(), rt::layer_order::profiling);
+  if (opt.profile || opt.profile_gpu)
+    in.runtime().add_layer(profiler = std::make_shared<rt::OpProfiler>(opt.profile_gpu), rt::layer_order::profiling);
   g_running = &in;
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
@@ -109,7 +111,7 @@ int run_source(const Options& opt, SourceRef src, std::vector<std::string> scrip
     status = report(e);
   }
   g_running = nullptr;
-  if (profiler) print_profile(*profiler, std::chrono::steady_clock::now() - start);
+  if (profiler) print_profile(*profiler, std::chrono::steady_clock::now() - start, opt.profile_rows);
   return status;
 }
 
@@ -137,6 +139,9 @@ int cli_main(int argc, char** argv) {
   app.add_flag("--dump-ast", opt.dump_ast, "print the AST as s-expressions and exit");
   app.add_flag("--trace-casts", opt.trace_casts, "print each autocast decision (op, dtypes, policy, FILE:LINE:COL) to stderr");
   app.add_flag("--profile", opt.profile, "time every op and print a table (op, dtype, calls, self/total ms) to stderr at exit");
+  app.add_flag("--profile-gpu", opt.profile_gpu,
+               "--profile, waiting for the GPU before and after every op so that rows hold its time (cuda)");
+  app.add_option("--profile-rows", opt.profile_rows, "rows of the --profile table (default 25)");
   app.add_flag("--dump-cast-lists", opt.dump_cast_lists, "print the autocast cast lists (docs/cast-lists.md) and exit");
   app.footer("Usage: amps FILE.amps [ARGS...] | amps -e CODE | amps (REPL)\n"
              "Exit status: 0 success, 1 error in the script, 2 bad command line.");

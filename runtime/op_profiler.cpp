@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "runtime/autograd/node.hpp"
+#include "runtime/backend/backend.hpp"
 
 namespace amps::rt {
 namespace {
@@ -49,6 +50,12 @@ std::string label(const OpProfiler::Row& r) {
   return fmt::format("{}{}{}", op_name(r.op), cast, r.backward ? " (backward)" : "");
 }
 
+// Waits for the work queued on every device the op touches (its first tensor argument's and its result's):
+// only cuda queues work.
+void wait_for(const Tensor* t) {
+  if (t && t->defined() && t->device().type == DeviceType::cuda) backend_for(DeviceType::cuda)->synchronize(t->device());
+}
+
 }  // namespace
 
 Tensors OpProfiler::call(OpId op, Args& args, const Next& next) {
@@ -56,8 +63,10 @@ Tensors OpProfiler::call(OpId op, Args& args, const Next& next) {
   int64_t* parent = t_children_ns;
   t_children_ns = &children;
   struct Pop { int64_t* parent; ~Pop() { t_children_ns = parent; } } pop{parent};
+  if (wait_for_device_) wait_for(first_tensor(args));
   const int64_t t0 = now_ns();
   Tensors out = next(op, args);
+  if (wait_for_device_) wait_for(first_tensor(args)), wait_for(out.empty() ? nullptr : &out[0]);
   const int64_t total = now_ns() - t0;
   if (parent) *parent += total;
   record(key_of(op, args, out), total - children, total, parent == nullptr);

@@ -18,9 +18,12 @@ namespace amps::rt {
 // self time. Rows are per op, dtype (of the first tensor argument: the dtype the op runs in), device type
 // and pass (forward, or inside a backward); casts (`to`) also per target dtype. Times are host wall time: CUDA kernels run asynchronously, so
 // on cuda a row holds the launch, unless the op waits for the GPU. Thread-safe (DataParallel's workers
-// share the layer).
+// share the layer). Constructed with wait_for_device, it waits for the device (cuda.synchronize) before and
+// after every op, so a row holds the op's device time too (`amps --profile-gpu`; every op then costs a sync).
 class OpProfiler : public DispatchLayer {
  public:
+  explicit OpProfiler(bool wait_for_device = false) : wait_for_device_(wait_for_device) {}
+
   struct Row {
     OpId op;
     DType dtype;
@@ -45,6 +48,7 @@ class OpProfiler : public DispatchLayer {
  private:
   void record(const Row& key, int64_t self_ns, int64_t total_ns, bool outermost);
 
+  const bool wait_for_device_;
   mutable std::mutex mu_;
   std::unordered_map<uint64_t, Row> rows_;
   int64_t op_ns_ = 0;
