@@ -69,6 +69,9 @@ void check_conv(OpId op, const Tensor& input, const Tensor& weight, const Tensor
   AMPS_CHECK(input.dtype() == weight.dtype(), "{}: Input type ({}) and weight type ({}) should be the same",
              op_name(op), dtype_name(input.dtype()), dtype_name(weight.dtype()));
   const int64_t groups = p.groups, cin = input.size(1);
+  // PyTorch's message, its double brackets included (plain and transposed weights both split dim 0 in groups).
+  AMPS_CHECK(weight.size(0) % groups == 0, "Given groups={}, expected weight to be divisible by {} at dimension 0, "
+             "but got weight of size [[{}]] instead", groups, groups, fmt::join(weight.sizes(), ", "));
   const int64_t expect = p.transposed ? weight.size(0) : weight.size(1) * groups;
   AMPS_CHECK(groups > 0 && cin == expect, "Given groups={}, weight of size [{}], expected input[{}] to have {} "
              "channels, but got {} channels instead", groups, fmt::join(weight.sizes(), ", "),

@@ -115,6 +115,9 @@ bool any_host(const IValue& v) {
 // uploaded copy.
 std::optional<Args> with_host_scalars_uploaded(OpId op, const Args& args, Device dev) {
   if (op == OpId::to || op == OpId::copy_) return std::nullopt;
+  // GradScaler's kernels check their tensors' devices themselves, with PyTorch's messages ("inv_scale must be on
+  // the same device as the scaled grads."): a cpu scale must not be uploaded silently.
+  if (op == OpId::_amp_foreach_non_finite_check_and_unscale_ || op == OpId::_amp_update_scale_) return std::nullopt;
   const Schema& schema = op_parsed_schema(op);
   std::optional<Args> moved;
   for (size_t i = 0; i < args.size(); ++i) {

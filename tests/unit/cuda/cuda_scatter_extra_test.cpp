@@ -49,7 +49,14 @@ TEST_F(Cuda, AsStridedAndItsScatterMatchTheCpu) {
   for (DType dt : kFloats) {
     const Tensor x = input({3, 4}, dt);
     EXPECT_TRUE(same_on_cuda(OpId::as_strided, {x, Dims{3, 2}, Dims{1, 3}, int64_t(2)}));
-    EXPECT_TRUE(same_on_cuda(OpId::as_strided_scatter, {x.t(), input({2, 2}, dt, 1.0), Dims{2, 2}, Dims{1, 3}, IValue()}));
+    EXPECT_TRUE(same_on_cuda(OpId::as_strided_scatter, {x, input({2, 2}, dt, 1.0), Dims{2, 2}, Dims{1, 3}, IValue()}));
+    // A transposed input scatters into its own memory order: the cuda input is transposed on the device, since a
+    // move (to) makes a row-major copy where PyTorch would keep the strides.
+    const Tensor src = input({2, 2}, dt, 1.0);
+    const Tensor want = dispatch(OpId::as_strided_scatter, {x.t(), src, Dims{2, 2}, Dims{1, 3}, IValue()})[0];
+    const Tensor got = dispatch(OpId::as_strided_scatter, {x.to(kCuda).t(), src.to(kCuda), Dims{2, 2}, Dims{1, 3},
+                                                           IValue()})[0];
+    EXPECT_TRUE(test::all_close(got, want, 0, 0)) << dtype_name(dt);
   }
 }
 
