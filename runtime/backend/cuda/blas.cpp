@@ -5,9 +5,11 @@
 #include <cublasLt.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/backend/cuda/cuda_backend.hpp"
@@ -123,55 +125,130 @@ uint32_t alignment(const void* p) {
   return a;
 }
 
-// RAII holders for the cuBLASLt descriptors of one call.
-struct Layout {
-  cublasLtMatrixLayout_t h = nullptr;
-  Layout(cudaDataType_t t, int64_t rows, int64_t cols, int64_t ld, int64_t batch, int64_t stride) {
-    check_blas(lt().cublasLtMatrixLayoutCreate(&h, t, uint64_t(rows), uint64_t(cols), ld), "layout");
-    int32_t count = int32_t(batch);
-    check_blas(lt().cublasLtMatrixLayoutSetAttribute(h, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)), "layout");
-    check_blas(lt().cublasLtMatrixLayoutSetAttribute(h, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)),
-               "layout");
+// The cuBLASLt descriptors and the heuristic's algorithm for one GEMM geometry, made once and cached (plan_for):
+// the heuristic query alone cost a GEMM launch ~0.2 ms of host time (measured on an H200), which made every
+// training step host-bound. Destroys its descriptors.
+struct Plan {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  Plan() = default;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+  ~Plan() {
+    for (cublasLtMatrixLayout_t l : {a, b, d})
+      if (l) lt().cublasLtMatrixLayoutDestroy(l);
+    if (desc) lt().cublasLtMatmulDescDestroy(desc);
   }
-  ~Layout() { lt().cublasLtMatrixLayoutDestroy(h); }
 };
 
-// D (column-major n x m) = alpha * op(A) op(B) + beta * D for the prepared operands.
-void run_lt(Device dev, DType dt, const Mat& A, const Mat& B, void* d, int64_t ldd, int64_t d_stride, int64_t batch,
-            int64_t n, int64_t m, int64_t k, double alpha, double beta) {
-  const bool f64 = dt == DType::float64;
-  const cudaDataType_t t = data_type(dt), scale_t = f64 ? CUDA_R_64F : CUDA_R_32F;
-  cublasLtMatmulDesc_t desc = nullptr;
-  check_blas(lt().cublasLtMatmulDescCreate(&desc, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F, scale_t), "matmul desc");
-  std::unique_ptr<cublasLtMatmulDescOpaque_t, cublasStatus_t (*)(cublasLtMatmulDesc_t)> desc_guard(desc, lt().cublasLtMatmulDescDestroy);
-  cublasOperation_t ta = A.trans ? CUBLAS_OP_T : CUBLAS_OP_N, tb = B.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
-  check_blas(lt().cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)), "matmul desc");
-  check_blas(lt().cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)), "matmul desc");
-  Layout la(t, A.rows, A.cols, A.ld, batch, A.batch_stride), lb(t, B.rows, B.cols, B.ld, batch, B.batch_stride);
-  Layout ld(t, n, m, ldd, batch, d_stride);
-  DeviceBlas& blas = blas_for(dev);
+// Everything a plan depends on: the device, dtype, operand layouts (transposes, sizes, leading dims, batch
+// strides), the output's, and the pointers' alignments (the heuristic picks kernels by them).
+struct PlanKey {
+  int device;
+  DType dt;
+  bool ta, tb;
+  int64_t dims[13];
+  uint32_t align[3];
+  bool operator==(const PlanKey& o) const {
+    return device == o.device && dt == o.dt && ta == o.ta && tb == o.tb &&
+           std::equal(std::begin(dims), std::end(dims), std::begin(o.dims)) &&
+           std::equal(std::begin(align), std::end(align), std::begin(o.align));
+  }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const {
+    uint64_t h = uint64_t(k.device) * 0x9E3779B97F4A7C15ull ^ uint64_t(k.dt) << 8 ^ uint64_t(k.ta) << 16 ^ uint64_t(k.tb) << 17;
+    for (int64_t v : k.dims) h = (h ^ uint64_t(v)) * 0x100000001B3ull;
+    for (uint32_t v : k.align) h = (h ^ v) * 0x100000001B3ull;
+    return size_t(h);
+  }
+};
+
+cublasLtMatrixLayout_t make_layout(cudaDataType_t t, int64_t rows, int64_t cols, int64_t ld, int64_t batch,
+                                   int64_t stride) {
+  cublasLtMatrixLayout_t h = nullptr;
+  check_blas(lt().cublasLtMatrixLayoutCreate(&h, t, uint64_t(rows), uint64_t(cols), ld), "layout");
+  int32_t count = int32_t(batch);
+  check_blas(lt().cublasLtMatrixLayoutSetAttribute(h, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)), "layout");
+  check_blas(lt().cublasLtMatrixLayoutSetAttribute(h, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)),
+             "layout");
+  return h;
+}
+
+// The algorithm cuBLASLt's heuristic ranks first for [plan]'s descriptors, given the pointers' alignments.
+cublasLtMatmulAlgo_t best_algo(Device dev, DType dt, const Plan& plan, const uint32_t (&align)[3], int64_t n, int64_t m,
+                               int64_t k, int64_t batch) {
   cublasLtMatmulPreference_t pref = nullptr;
   check_blas(lt().cublasLtMatmulPreferenceCreate(&pref), "preference");
   std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, cublasStatus_t (*)(cublasLtMatmulPreference_t)> pref_guard(pref, lt().cublasLtMatmulPreferenceDestroy);
   uint64_t ws = kWorkspaceBytes;
   check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)), "preference");
-  const uint32_t al_a = alignment(A.ptr), al_b = alignment(B.ptr), al_d = alignment(d);
-  check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al_a, sizeof(al_a)), "preference");
-  check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al_b, sizeof(al_b)), "preference");
-  check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al_d, sizeof(al_d)), "preference");
-  check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al_d, sizeof(al_d)), "preference");
+  const cublasLtMatmulPreferenceAttributes_t attrs[4] = {
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES};
+  const uint32_t values[4] = {align[0], align[1], align[2], align[2]};
+  for (int i = 0; i < 4; ++i)
+    check_blas(lt().cublasLtMatmulPreferenceSetAttribute(pref, attrs[i], &values[i], sizeof(values[i])), "preference");
   cublasLtMatmulHeuristicResult_t heur{};
   int found = 0;
   // No algorithm comes back as CUBLAS_STATUS_NOT_SUPPORTED: reported with the shapes rather than as a bare status.
-  const cublasStatus_t hs = lt().cublasLtMatmulAlgoGetHeuristic(blas.handle, desc, la.h, lb.h, ld.h, ld.h, pref, 1, &heur, &found);
+  const cublasStatus_t hs = lt().cublasLtMatmulAlgoGetHeuristic(blas_for(dev).handle, plan.desc, plan.a, plan.b, plan.d,
+                                                                plan.d, pref, 1, &heur, &found);
   AMPS_CHECK(hs == CUBLAS_STATUS_SUCCESS && found > 0, "cuBLASLt has no algorithm for a {} matmul of [{}, {}] x [{}, {}] "
              "(batch {}): {}", dtype_name(dt), m, k, k, n, batch, lt().cublasLtGetStatusString(hs));
+  return heur.algo;
+}
+
+std::shared_ptr<const Plan> make_plan(Device dev, DType dt, const Mat& A, const Mat& B, int64_t ldd, int64_t d_stride,
+                                      int64_t batch, int64_t n, int64_t m, int64_t k, const uint32_t (&align)[3]) {
+  const bool f64 = dt == DType::float64;
+  const cudaDataType_t t = data_type(dt);
+  auto made = std::make_shared<Plan>();
+  Plan& p = *made;
+  check_blas(lt().cublasLtMatmulDescCreate(&p.desc, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+                                           f64 ? CUDA_R_64F : CUDA_R_32F), "matmul desc");
+  cublasOperation_t ta = A.trans ? CUBLAS_OP_T : CUBLAS_OP_N, tb = B.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  check_blas(lt().cublasLtMatmulDescSetAttribute(p.desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)), "matmul desc");
+  check_blas(lt().cublasLtMatmulDescSetAttribute(p.desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)), "matmul desc");
+  p.a = make_layout(t, A.rows, A.cols, A.ld, batch, A.batch_stride);
+  p.b = make_layout(t, B.rows, B.cols, B.ld, batch, B.batch_stride);
+  p.d = make_layout(t, n, m, ldd, batch, d_stride);
+  p.algo = best_algo(dev, dt, p, align, n, m, k, batch);
+  return made;
+}
+
+// The plan for this geometry: from the cache, else made and cached. A program cycling through more than kMaxPlans
+// geometries empties the cache and starts again (a plan still in use by another thread lives on in its shared_ptr).
+constexpr size_t kMaxPlans = 4096;
+std::shared_ptr<const Plan> plan_for(Device dev, DType dt, const Mat& A, const Mat& B, int64_t ldd, int64_t d_stride,
+                                     int64_t batch, int64_t n, int64_t m, int64_t k, const uint32_t (&align)[3]) {
+  static std::mutex mu;
+  // never destroyed: at exit cuBLASLt may already be unloading
+  static auto& plans = *new std::unordered_map<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash>();
+  const PlanKey key{int(dev.index), dt, A.trans, B.trans,
+                    {A.rows, A.cols, A.ld, A.batch_stride, B.rows, B.cols, B.ld, B.batch_stride, ldd, d_stride, batch, n, m},
+                    {align[0], align[1], align[2]}};
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = plans.find(key);
+  if (it != plans.end()) return it->second;
+  if (plans.size() >= kMaxPlans) plans.clear();
+  return plans.emplace(key, make_plan(dev, dt, A, B, ldd, d_stride, batch, n, m, k, align)).first->second;
+}
+
+// D (column-major n x m) = alpha * op(A) op(B) + beta * D for the prepared operands.
+void run_lt(Device dev, DType dt, const Mat& A, const Mat& B, void* d, int64_t ldd, int64_t d_stride, int64_t batch,
+            int64_t n, int64_t m, int64_t k, double alpha, double beta) {
+  const uint32_t align[3] = {alignment(A.ptr), alignment(B.ptr), alignment(d)};
+  const std::shared_ptr<const Plan> plan = plan_for(dev, dt, A, B, ldd, d_stride, batch, n, m, k, align);
+  const bool f64 = dt == DType::float64;
   const float af = float(alpha), bf = float(beta);
   const void* pa = f64 ? static_cast<const void*>(&alpha) : &af;
   const void* pb = f64 ? static_cast<const void*>(&beta) : &bf;
-  check_blas(lt().cublasLtMatmul(blas.handle, desc, pa, A.ptr, la.h, B.ptr, lb.h, pb, d, ld.h, d, ld.h, &heur.algo,
-                            blas.workspace, kWorkspaceBytes, stream(dev)), "cublasLtMatmul");
-  (void)k;
+  DeviceBlas& blas = blas_for(dev);
+  check_blas(lt().cublasLtMatmul(blas.handle, plan->desc, pa, A.ptr, plan->a, B.ptr, plan->b, pb, d, plan->d, d, plan->d,
+                                 &plan->algo, blas.workspace, kWorkspaceBytes, stream(dev)), "cublasLtMatmul");
 }
 
 }  // namespace
