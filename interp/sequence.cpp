@@ -16,7 +16,16 @@ static void iterate_values(const std::vector<Value>& items, const std::function<
     if (!body(items[i])) return;
 }
 
+// Python's Tensor.__iter__: unbind(0) once, then its slices, so unpacking `q, k, v = qkv` records one UnbindBackward
+// (a stack) as in PyTorch, not one select (a full-size zeros and a copy) per slice.
+static void iterate_tensor(const rt::Tensor& t, const Span& where, const std::function<bool(Value)>& body) {
+  if (t.dim() == 0) Interp::fail("TypeError", "iteration over a 0-d tensor", where);
+  for (rt::Tensor& part : unbind_slices(t, 0))
+    if (!body(wrap(std::move(part)))) return;
+}
+
 void Interp::iterate(const Value& it, const Span& where, const std::function<bool(Value)>& body) {
+  if (const rt::Tensor* t = tensor_of(it)) return iterate_tensor(*t, where, body);
   if (it.is(ObjKind::Range)) {
     auto* r = it.as<Range>();
     for (int64_t i = 0, n = r->size(); i < n; ++i)

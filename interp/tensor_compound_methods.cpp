@@ -91,20 +91,29 @@ Value m_new(Interp& in, CallArgs& a) {
   return new_like("tensor")(in, c);
 }
 
+}  // namespace
+
 // The slices along dim as split(1, dim) squeezed: one backward node joins the slices' gradients. (A select per
 // slice would give each slice a zero-filled full-size gradient to add up: quadratic in the length, which is what
 // an RNN stepping through a long sequence pays.)
-Value m_unbind(Interp&, CallArgs& a) {
-  const rt::Tensor& t = self_of(a);
-  ArgReader r(a, "unbind", {"self", "dim"});
-  const int64_t dim = rt::wrap_dim(r.int_or(1, 0), t.dim());
-  std::vector<Value> parts;
-  if (t.size(dim) == 0) return make_tuple(std::move(parts));
+std::vector<rt::Tensor> unbind_slices(const rt::Tensor& t, int64_t dim) {
+  std::vector<rt::Tensor> parts;
+  if (t.size(dim) == 0) return parts;
   for (const rt::Tensor& piece : rt::dispatch(rt::OpId::split, rt::Args{t, int64_t(1), dim})) {
     rt::Tensor slice = piece.squeeze(dim);
     rt::autograd::name_result_node(slice, piece, "UnbindBackward0");
-    parts.push_back(wrap(slice));
+    parts.push_back(std::move(slice));
   }
+  return parts;
+}
+
+namespace {
+
+Value m_unbind(Interp&, CallArgs& a) {
+  const rt::Tensor& t = self_of(a);
+  ArgReader r(a, "unbind", {"self", "dim"});
+  std::vector<Value> parts;
+  for (rt::Tensor& slice : unbind_slices(t, rt::wrap_dim(r.int_or(1, 0), t.dim()))) parts.push_back(wrap(std::move(slice)));
   return make_tuple(std::move(parts));
 }
 

@@ -56,6 +56,9 @@ std::optional<rt::DType> script_dtype(const Value& v);
 Value wrap_device(rt::Device d);
 // The tensor inside `v`, or null when `v` is not a tensor.
 const rt::Tensor* tensor_of(const Value& v);
+// Tensor.unbind(dim): the slices along [dim] (a wrapped dim), one UnbindBackward0 node joining their gradients
+// (tensor_compound_methods.cpp).
+std::vector<rt::Tensor> unbind_slices(const rt::Tensor& t, int64_t dim);
 
 // Python's __index__: an int or bool, or a one-element integer (or bool) tensor, as an int64 in [out]; false for
 // anything else. Slices and list subscripts take a tensor element this way (`data[i:i + block]` for i in a tensor).

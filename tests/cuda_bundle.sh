@@ -21,7 +21,9 @@ cp "${bins[@]}" "$OUT/bin/"
 # Libraries the GPU machine lacks: everything ldd resolves except the C runtime, the compiler's runtime and
 # CUDA's own (the driver's libcuda and the toolkit's cuBLAS/cudart are there; cuBLASLt alone is ~500 MiB).
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcudart|libnvidia)'
-for b in "${bins[@]}"; do
+# libamps.so too: bench/cuda_trace.py loads it into a PyTorch process to trace amps' kernels with CUPTI.
+cp -L "$BUILD/interp/embed/libamps.so" "$OUT/lib/libamps.so"
+for b in "${bins[@]}" "$OUT/lib/libamps.so"; do
   ldd "$b" | awk '/=> \//{print $1" "$3}'
 done | sort -u | while read -r name path; do
   [[ "$name" =~ $skip ]] && continue
