@@ -67,24 +67,6 @@ template <int V, typename F> __device__ __forceinline__ void for_each_pack(uint3
 // Blocks of a flat launch of [n] elements in packs of [v].
 inline unsigned flat_grid(int64_t n, int v) { return grid_for((n + v - 1) / v); }
 
-// Element offsets of linear index [i] in each operand with 32-bit math (fits_32bit held): a multiply-high divide per
-// inner dim, the outermost dim takes what is left (i < numel).
-template <int N> __device__ __forceinline__ void offsets32(const Shape& sh, const Divs& dv, const Ops<N>& ops, uint32_t i,
-                                                           int32_t (&off)[N]) {
-#pragma unroll
-  for (int k = 0; k < N; ++k) off[k] = 0;
-#pragma unroll
-  for (int d = kMaxDims - 1; d >= 1; --d) {
-    if (d >= sh.ndim) continue;
-    const uint32_t q = int_div(dv.d[d], i), c = i - q * uint32_t(sh.sizes[d]);
-    i = q;
-#pragma unroll
-    for (int k = 0; k < N; ++k) off[k] += int32_t(c) * int32_t(ops.o[k].strides[d]);
-  }
-#pragma unroll
-  for (int k = 0; k < N; ++k) off[k] += int32_t(i) * int32_t(ops.o[k].strides[0]);
-}
-
 // Calls f(off) for each element this thread owns of a strided launch (grid-stride), off[k] its element offset in
 // operand k: 32-bit index math when [k32] (Path::strided32), else 64-bit (offsets(), any launch).
 template <bool k32, int N, typename F>
@@ -93,7 +75,7 @@ __device__ __forceinline__ void for_each_strided(const Shape& sh, const Divs& dv
     const uint32_t n = uint32_t(sh.numel), step = gridDim.x * blockDim.x;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
       int32_t off[N];
-      offsets32(sh, dv, ops, i, off);
+      offsets32(sh, dv, ops.o, i, off);
       f(off);
     }
   } else {

@@ -12,6 +12,11 @@
 #else
 #define AMPS_HD inline
 #endif
+#ifdef __CUDA_ARCH__  // the device pass only: host compilers warn about the pragma
+#define AMPS_UNROLL _Pragma("unroll")
+#else
+#define AMPS_UNROLL
+#endif
 
 namespace amps::rt::cuda {
 
@@ -56,6 +61,24 @@ inline Divs make_divs(const Shape& sh) {
   Divs r;
   for (int d = 1; d < sh.ndim; ++d) r.d[d] = make_int_div(uint32_t(sh.sizes[d]));
   return r;
+}
+
+// Element offsets of linear index [i] in each operand with 32-bit math (fits_32bit held): a multiply-high divide per
+// inner dim, the outermost dim takes what is left (i < numel). The kernels pass their parameters' operands.
+template <int N>
+AMPS_HD void offsets32(const Shape& sh, const Divs& dv, const Operand (&ops)[N], uint32_t i, int32_t (&off)[N]) {
+  AMPS_UNROLL
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  AMPS_UNROLL
+  for (int d = kMaxDims - 1; d >= 1; --d) {
+    if (d >= sh.ndim) continue;
+    const uint32_t q = int_div(dv.d[d], i), c = i - q * uint32_t(sh.sizes[d]);
+    i = q;
+    AMPS_UNROLL
+    for (int k = 0; k < N; ++k) off[k] += int32_t(c) * int32_t(ops[k].strides[d]);
+  }
+  AMPS_UNROLL
+  for (int k = 0; k < N; ++k) off[k] += int32_t(i) * int32_t(ops[k].strides[0]);
 }
 
 // Whether every element offset of the operands [ops] (those with data) over [sh] fits in 31 bits, and numel too.
