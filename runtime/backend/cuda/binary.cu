@@ -91,32 +91,33 @@ template <typename T> __device__ __forceinline__ bool binary_pred(BinOp op, T x,
   return compare(op, C(widen(x)), C(widen(y)));
 }
 
-// out = x op y on path P; the op is the compile-time kOp when it is not -1 (the hot ones, flat only: no switch).
-template <Path P, typename T, int kOp> __global__ void binary_kernel(Shape sh, Divs dv, BinOp rt_op, Ops<3> ops, double alpha) {
+// out = x op y on path P; the op is the compile-time kOp when it is not -1 (the hot ones, packed paths only: no
+// switch per element).
+template <Path P, typename T, int kOp> __global__ void binary_kernel(Shape sh, Walk w, Ops<3> ops, BinOp rt_op, double alpha) {
   using C = bin_compute_t<T>;
   const BinOp op = kOp < 0 ? rt_op : BinOp(kOp);
   const C al = C(alpha);
   const bool to_bool = op >= BinOp::eq;
-  if constexpr (P == Path::flat) {
+  if constexpr (is_packed(P)) {
     constexpr int V = kPack<T>;
-    for_each_pack<V>(uint32_t(sh.numel), [&](uint32_t i, uint32_t cnt) {
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<3>& at) {
       T x[V], y[V];
-      load_pack(ops.o[1], i, cnt, x);
-      load_pack(ops.o[2], i, cnt, y);
+      load_pack(ops, w, at, 1, x);
+      load_pack(ops, w, at, 2, y);
       if (to_bool) {
         bool r[V];
 #pragma unroll
         for (int k = 0; k < V; ++k) r[k] = binary_pred(op, x[k], y[k]);
-        store_pack(ops.o[0], i, cnt, r);
+        store_pack(ops, at, r);
       } else {
         T r[V];
 #pragma unroll
         for (int k = 0; k < V; ++k) r[k] = binary_value(op, x[k], y[k], al);
-        store_pack(ops.o[0], i, cnt, r);
+        store_pack(ops, at, r);
       }
     });
   } else {
-    for_each_strided<P == Path::strided32>(sh, dv, ops, [&](const auto& off) {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
       const T x = load<T>(ops.o[1], off[1]), y = load<T>(ops.o[2], off[2]);
       if (to_bool) static_cast<bool*>(ops.o[0].data)[off[0]] = binary_pred(op, x, y);
       else static_cast<T*>(ops.o[0].data)[off[0]] = binary_value(op, x, y, al);
@@ -124,9 +125,13 @@ template <Path P, typename T, int kOp> __global__ void binary_kernel(Shape sh, D
   }
 }
 
-// The flat kernel of a hot op (add, sub, mul, div on a float type) with the op fixed at compile time.
-template <typename T, BinOp kOp> cudaError_t launch_hot(cudaStream_t s, const Shape& sh, const Ops<3>& ops, double alpha) {
-  binary_kernel<Path::flat, T, int(kOp)><<<flat_grid(sh.numel, kPack<T>), kThreads, 0, s>>>(sh, Divs{}, kOp, ops, alpha);
+// The packed kernel of a hot op (add, sub, mul, div on a float type) with the op fixed at compile time.
+template <typename T, BinOp kOp> cudaError_t launch_hot(cudaStream_t s, Path path, const Shape& sh, const Ops<3>& ops,
+                                                        double alpha) {
+  const Walk w = make_walk(path, sh, ops.o);
+  const unsigned g = path_grid(path, sh, kPack<T>);
+  if (path == Path::flat) binary_kernel<Path::flat, T, int(kOp)><<<g, kThreads, 0, s>>>(sh, w, ops, kOp, alpha);
+  else binary_kernel<Path::rows, T, int(kOp)><<<g, kThreads, 0, s>>>(sh, w, ops, kOp, alpha);
   return cudaGetLastError();
 }
 
@@ -141,17 +146,17 @@ cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, 
     constexpr int V = kPack<T>, b = sizeof(T);
     const Path path = choose_path(shape, ops.o, {op >= BinOp::eq ? 1 : b, b, b}, V);
     if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      if (path == Path::flat) {
+      if (is_packed(path)) {
         switch (op) {
-          case BinOp::add: return launch_hot<T, BinOp::add>(s, shape, ops, alpha);
-          case BinOp::sub: return launch_hot<T, BinOp::sub>(s, shape, ops, alpha);
-          case BinOp::mul: return launch_hot<T, BinOp::mul>(s, shape, ops, alpha);
-          case BinOp::div: return launch_hot<T, BinOp::div>(s, shape, ops, alpha);
+          case BinOp::add: return launch_hot<T, BinOp::add>(s, path, shape, ops, alpha);
+          case BinOp::sub: return launch_hot<T, BinOp::sub>(s, path, shape, ops, alpha);
+          case BinOp::mul: return launch_hot<T, BinOp::mul>(s, path, shape, ops, alpha);
+          case BinOp::div: return launch_hot<T, BinOp::div>(s, path, shape, ops, alpha);
           default: break;
         }
       }
     }
-    return launch_path(s, path, V, shape, [](auto pt) { return binary_kernel<decltype(pt)::value, T, -1>; }, op, ops,
+    return launch_path(s, path, V, shape, [](auto pt) { return binary_kernel<decltype(pt)::value, T, -1>; }, ops, op,
                        alpha);
   });
 }

@@ -1,23 +1,23 @@
-// The cast/copy kernel: every (destination, source) element type pair, broadcasting by stride 0; flat launches in
-// packs (elementwise_path.hpp), the others strided.
+// The cast/copy kernel: every (destination, source) element type pair, broadcasting by stride 0, on every path
+// (elementwise_path.hpp).
 #include "runtime/backend/cuda/elementwise.cuh"
 
 namespace amps::rt::cuda {
 namespace {
 
-template <Path P, typename To, typename From> __global__ void cast_kernel(Shape sh, Divs dv, Ops<2> ops) {
-  if constexpr (P == Path::flat) {
+template <Path P, typename To, typename From> __global__ void cast_kernel(Shape sh, Walk w, Ops<2> ops) {
+  if constexpr (is_packed(P)) {
     constexpr int V = kPack<To, From>;
-    for_each_pack<V>(uint32_t(sh.numel), [&](uint32_t i, uint32_t cnt) {
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<2>& at) {
       From x[V];
       To r[V];
-      load_pack(ops.o[1], i, cnt, x);
+      load_pack(ops, w, at, 1, x);
 #pragma unroll
       for (int k = 0; k < V; ++k) r[k] = convert<To>(x[k]);
-      store_pack(ops.o[0], i, cnt, r);
+      store_pack(ops, at, r);
     });
   } else {
-    for_each_strided<P == Path::strided32>(sh, dv, ops, [&](const auto& off) {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
       static_cast<To*>(ops.o[0].data)[off[0]] = convert<To>(load<From>(ops.o[1], off[1]));
     });
   }

@@ -11,20 +11,20 @@ template <typename T> __device__ __forceinline__ T dropout_value(T x, bool keep,
 }
 
 // ops: out, in, keep (bool).
-template <Path P, typename T> __global__ void dropout_kernel(Shape sh, Divs dv, Ops<3> ops, double scale) {
-  if constexpr (P == Path::flat) {
+template <Path P, typename T> __global__ void dropout_kernel(Shape sh, Walk w, Ops<3> ops, double scale) {
+  if constexpr (is_packed(P)) {
     constexpr int V = kPack<T>;
-    for_each_pack<V>(uint32_t(sh.numel), [&](uint32_t i, uint32_t cnt) {
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<3>& at) {
       T x[V], r[V];
       bool keep[V];
-      load_pack(ops.o[1], i, cnt, x);
-      load_pack(ops.o[2], i, cnt, keep);
+      load_pack(ops, w, at, 1, x);
+      load_pack(ops, w, at, 2, keep);
 #pragma unroll
       for (int k = 0; k < V; ++k) r[k] = dropout_value(x[k], keep[k], scale);
-      store_pack(ops.o[0], i, cnt, r);
+      store_pack(ops, at, r);
     });
   } else {
-    for_each_strided<P == Path::strided32>(sh, dv, ops, [&](const auto& off) {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
       static_cast<T*>(ops.o[0].data)[off[0]] =
           dropout_value(load<T>(ops.o[1], off[1]), load<bool>(ops.o[2], off[2]), scale);
     });

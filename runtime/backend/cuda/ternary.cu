@@ -28,37 +28,37 @@ template <typename T, typename C> __device__ __forceinline__ T threshold_value(T
 }
 
 // out = op(x, y, z) on path P (where: x is the bool condition; threshold: z is not read).
-template <Path P, typename T> __global__ void ternary_kernel(Shape sh, Divs dv, TernOp op, Ops<4> ops, double value) {
+template <Path P, typename T> __global__ void ternary_kernel(Shape sh, Walk w, Ops<4> ops, TernOp op, double value) {
   using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
   const C v = C(value);
-  if constexpr (P == Path::flat) {
+  if constexpr (is_packed(P)) {
     constexpr int V = kPack<T>;
-    for_each_pack<V>(uint32_t(sh.numel), [&](uint32_t i, uint32_t cnt) {
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<4>& at) {
       T y[V], r[V];
-      load_pack(ops.o[2], i, cnt, y);
+      load_pack(ops, w, at, 2, y);
       if (op == TernOp::where) {
         bool c[V];
         T z[V];
-        load_pack(ops.o[1], i, cnt, c);
-        load_pack(ops.o[3], i, cnt, z);
+        load_pack(ops, w, at, 1, c);
+        load_pack(ops, w, at, 3, z);
 #pragma unroll
         for (int k = 0; k < V; ++k) r[k] = c[k] ? y[k] : z[k];
       } else if (op == TernOp::threshold) {
         T x[V];
-        load_pack(ops.o[1], i, cnt, x);
+        load_pack(ops, w, at, 1, x);
 #pragma unroll
         for (int k = 0; k < V; ++k) r[k] = threshold_value(x[k], y[k], v);
       } else {
         T x[V], z[V];
-        load_pack(ops.o[1], i, cnt, x);
-        load_pack(ops.o[3], i, cnt, z);
+        load_pack(ops, w, at, 1, x);
+        load_pack(ops, w, at, 3, z);
 #pragma unroll
         for (int k = 0; k < V; ++k) r[k] = ternary_value(op, x[k], y[k], z[k], v);
       }
-      store_pack(ops.o[0], i, cnt, r);
+      store_pack(ops, at, r);
     });
   } else {
-    for_each_strided<P == Path::strided32>(sh, dv, ops, [&](const auto& off) {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
       T* out = static_cast<T*>(ops.o[0].data) + off[0];
       if (op == TernOp::threshold) *out = threshold_value(load<T>(ops.o[1], off[1]), load<T>(ops.o[2], off[2]), v);
       else if (op == TernOp::where) *out = load<bool>(ops.o[1], off[1]) ? load<T>(ops.o[2], off[2]) : load<T>(ops.o[3], off[3]);
@@ -77,8 +77,8 @@ cudaError_t launch_ternary(cudaStream_t s, TernOp op, Elem t, const Shape& shape
     using T = typename decltype(t_tag)::type;
     constexpr int b = sizeof(T);
     const Path path = choose_path(shape, ops.o, {b, op == TernOp::where ? 1 : b, b, b}, kPack<T>);
-    return launch_path(s, path, kPack<T>, shape, [](auto pt) { return ternary_kernel<decltype(pt)::value, T>; }, op,
-                       ops, value);
+    return launch_path(s, path, kPack<T>, shape, [](auto pt) { return ternary_kernel<decltype(pt)::value, T>; }, ops,
+                       op, value);
   });
 }
 

@@ -57,10 +57,10 @@ TEST(CudaElementwisePath, Offsets32MatchTheWideWalk) {
     }
     for (cuda::Operand& o : ops) o.data = reinterpret_cast<void*>(uintptr_t(0x1000));
     ASSERT_TRUE(cuda::fits_32bit(sh, ops));
-    const cuda::Divs dv = cuda::make_divs(sh);
+    const cuda::Walk w = cuda::make_walk(cuda::Path::strided32, sh, ops);
     for (int64_t i = 0; i < sh.numel; ++i) {
       int32_t off[3];
-      cuda::offsets32(sh, dv, ops, uint32_t(i), off);
+      cuda::offsets32(sh, w, ops, uint32_t(i), off);
       int64_t rest = i, want[3] = {0, 0, 0};
       for (int d = sh.ndim - 1; d >= 0; --d) {
         for (int k = 0; k < 3; ++k) want[k] += (rest % sh.sizes[d]) * ops[k].strides[d];
@@ -98,8 +98,25 @@ TEST(CudaElementwisePath, ChoosesFlatOnlyWhereEveryOperandFits) {
   EXPECT_EQ(cuda::choose_path(n, {operand(0x10008, {1}), in}, {1, 2}, 8), Path::flat);        // bool out, 8 aligned
   EXPECT_EQ(cuda::choose_path(n, {operand(0x10004, {1}), in}, {1, 2}, 8), Path::strided32);
   EXPECT_EQ(cuda::choose_path(shape_of({}), {operand(0x10000, {}), operand(0, {})}, {4, 4}, 4), Path::strided32);
-  EXPECT_EQ(cuda::choose_path(shape_of({12, 256, 256}), {operand(0x10000, {65536, 256, 1}), operand(0x20000, {0, 256, 1})},
-                              {2, 1}, 8), Path::strided32);  // masked_fill's broadcast mask
+  // rows: the innermost dim in whole packs, read with stride 1 or 0, aligned rows
+  const cuda::Shape att = shape_of({12, 256, 256});
+  const cuda::Operand att_out = operand(0x10000, {65536, 256, 1}), mask = operand(0x20000, {0, 256, 1});
+  EXPECT_EQ(cuda::choose_path(att, {att_out, mask}, {2, 1}, 8), Path::rows);  // masked_fill's broadcast mask
+  EXPECT_EQ(cuda::choose_path(att, {att_out, operand(0x20001, {0, 256, 1})}, {2, 1}, 8), Path::strided32);
+  EXPECT_EQ(cuda::choose_path(att, {att_out, operand(0x20000, {0, 264, 1})}, {2, 1}, 8), Path::rows);  // padded rows
+  EXPECT_EQ(cuda::choose_path(att, {att_out, operand(0x20000, {0, 260, 1})}, {2, 1}, 8), Path::strided32);  // misaligned
+  EXPECT_EQ(cuda::choose_path(att, {att_out, operand(0x20000, {0, 1, 256})}, {2, 1}, 8), Path::strided32);  // transposed
+  EXPECT_EQ(cuda::choose_path(shape_of({12, 255}), {operand(0x10000, {255, 1}), operand(0x20000, {255, 1})}, {2, 2}, 8),
+            Path::strided32);  // rows not in whole packs
+  EXPECT_EQ(cuda::choose_path(shape_of({12, 256}), {operand(0x10000, {256, 1}), operand(0x20000, {257, 1})}, {2, 2}, 8),
+            Path::strided32);  // a [12, 256] slice of [12, 257]: rows misaligned
+  const cuda::Shape rows = shape_of({64, 768});
+  const cuda::Operand x = operand(0x10000, {768, 1}), mean = operand(0x20000, {1, 0}), number = operand(0, {0, 0});
+  EXPECT_EQ(cuda::choose_path(rows, {x, x, mean}, {4, 4, 4}, 4), Path::rows);  // x - mean(x, -1, keepdim=True)
+  EXPECT_EQ(cuda::make_walk(Path::rows, rows, {x, x, mean, number}).bcast, 0b1100u);
+  EXPECT_EQ(cuda::make_walk(Path::flat, n, {out, in, operand(0x30000, {0}), number}).bcast, 0b1100u);
+  EXPECT_EQ(cuda::choose_path(rows, {operand(0x10000, {0, 1}), x}, {4, 4}, 4), Path::rows);
+  EXPECT_EQ(cuda::choose_path(rows, {operand(0x10000, {1, 0}), x}, {4, 4}, 4), Path::strided32);  // out not stride 1
   const cuda::Shape big = shape_of({(int64_t(1) << 31) + 5});
   EXPECT_EQ(cuda::choose_path(big, {operand(0x10000, {1}), operand(0x20000, {1})}, {1, 1}, 16), Path::strided64);
   const cuda::Shape three = shape_of({3});
@@ -255,12 +272,54 @@ TEST_F(Cuda, ViewsTakeTheStridedPathOrStayFlat) {
       }
   for (DType t : kFloats) {
     const Tensor a = input({6, 40, 33}, t), row = input({33}, t, 0.5);
-    EXPECT_TRUE(same_on_cuda(O::add, {a, row}));                          // broadcast row
-    EXPECT_TRUE(same_on_cuda(O::mul, {a.transpose(0, 2), input({33, 40, 6}, t, 0.3)}));  // transposed
-    EXPECT_TRUE(same_on_cuda(O::exp, {a.slice(2, 0, 33, 2)}));           // every other element
-    EXPECT_TRUE(same_on_cuda(O::to, {a.transpose(1, 2), DType::float32}));
+    EXPECT_TRUE(same_on_cuda(O::add, {a, row}));  // broadcast row, not in whole packs: strided32
+    const Tensor ad = a.to(kCuda), b = input({33, 40, 6}, t, 0.3);
+    EXPECT_TRUE(agree(O::mul, {a.transpose(0, 2), b}, {ad.transpose(0, 2), b.to(kCuda)}));  // transposed on the device
+    EXPECT_TRUE(agree(O::exp, {a.slice(2, 0, 33, 2)}, {ad.slice(2, 0, 33, 2)}, 4));  // every other element
+    EXPECT_TRUE(agree(O::to, {a.transpose(1, 2), DType::float32}, {ad.transpose(1, 2), DType::float32}));
+    EXPECT_TRUE(agree(O::to, {a.transpose(1, 2), DType::float16}, {ad.transpose(1, 2), DType::float16}));
+  }
+}
+
+// The rows path (the innermost dim in whole packs, read with stride 1 or broadcast) and its neighbours that fall back.
+TEST_F(Cuda, RowBroadcastsTakeTheRowsPath) {
+  for (DType t : kFloats) {
+    const Tensor a = input({6, 40, 32}, t), row = input({32}, t, 0.5), col = input({6, 40, 1}, t, 0.8, 1.5, 0.5);
+    for (O op : {O::add, O::sub, O::mul, O::div, O::maximum, O::gt}) {
+      EXPECT_TRUE(same_on_cuda(op, {a, row}, 2)) << op_name(op);  // a bias row
+      EXPECT_TRUE(same_on_cuda(op, {a, col}, 2)) << op_name(op);  // x - mean(x, -1, keepdim=True)
+      EXPECT_TRUE(same_on_cuda(op, {col, a}, 2)) << op_name(op);
+    }
+    EXPECT_TRUE(same_on_cuda(O::add, {a, row, Scalar(-1.5)}, 2));
+    EXPECT_TRUE(same_on_cuda(O::gelu_backward, {a, row, std::string("none")}, 4));
+    EXPECT_TRUE(same_on_cuda(O::addcmul, {a, row, col, Scalar(0.5)}, 2));
+    EXPECT_TRUE(same_on_cuda(O::threshold_backward, {a, col, Scalar(1.75)}));
     const Tensor att = input({2, 3, 16, 16}, t), mask = positive(input({16, 16}, DType::float32, 0.2));
     EXPECT_TRUE(same_on_cuda(O::masked_fill, {att, mask, Scalar(-1e4)}));  // the GPT block's broadcast mask
+    EXPECT_TRUE(same_on_cuda(O::where, {mask, att, wrap_number(Scalar(0.0))}));
+    EXPECT_TRUE(same_on_cuda(O::where, {mask, wrap_number(Scalar(1.0)), att}));
+    // device views: a [6, 40, 32] slice of [6, 40, 64] keeps its rows aligned (rows), one of [6, 40, 33] does not
+    const Tensor wide = input({6, 40, 64}, t, 0.1), odd = input({6, 40, 33}, t, 0.2);
+    const Tensor wd = wide.to(kCuda), od = odd.to(kCuda);
+    for (int64_t start : {0, 8, 1}) {
+      EXPECT_TRUE(agree(O::mul, {wide.slice(2, start, start + 32), row}, {wd.slice(2, start, start + 32), row.to(kCuda)}))
+          << start;
+      EXPECT_TRUE(agree(O::to, {wide.slice(2, start, start + 32), DType::float32},
+                        {wd.slice(2, start, start + 32), DType::float32})) << start;
+      EXPECT_TRUE(agree(O::neg, {wide.slice(2, start, start + 32)}, {wd.slice(2, start, start + 32)})) << start;
+    }
+    EXPECT_TRUE(agree(O::add, {odd.slice(2, 0, 32), row}, {od.slice(2, 0, 32), row.to(kCuda)}));
+    Tensor inplace = wd.slice(2, 8, 40), ref = wide.slice(2, 8, 40).clone();
+    dispatch(O::mul_, {inplace, col.to(kCuda)});  // in place into an aligned row view
+    dispatch(O::mul_, {ref, col});
+    EXPECT_TRUE(test::all_close(inplace, ref, 0, 0));
+    EXPECT_TRUE(test::all_close(wd.slice(2, 0, 8), wide.slice(2, 0, 8), 0, 0));  // the rest untouched
+  }
+  for (DType t : {DType::int64, DType::int32, DType::uint8, DType::bool_}) {
+    const Tensor a = input({8, 48}, t, 0.1, 0.0, 20.0), row = input({48}, t, 0.6, 0.0, 20.0);
+    EXPECT_TRUE(same_on_cuda(O::add, {a, row})) << dtype_name(t);
+    EXPECT_TRUE(same_on_cuda(O::eq, {a, row})) << dtype_name(t);
+    EXPECT_TRUE(same_on_cuda(O::to, {a.transpose(0, 1), DType::float32})) << dtype_name(t);
   }
 }
 
