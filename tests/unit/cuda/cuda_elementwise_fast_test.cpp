@@ -178,6 +178,10 @@ TEST_F(Cuda, FlatUnaryOpsMatchTheCpuAtEverySize) {
       for (O op : {O::neg, O::abs, O::relu, O::isnan, O::isfinite, O::floor})
         EXPECT_TRUE(same_on_cuda(op, {s})) << op_name(op) << " " << n;
       EXPECT_TRUE(same_on_cuda(O::clamp, {s, Scalar(-1.0), Scalar(0.5)})) << n;
+      if (n > 5000) continue;  // digamma/polygamma always take the strided path (launch_unary): a few sizes
+      const Tensor pos = input({n}, t, 0.3, 2.0, 1.5);
+      EXPECT_TRUE(same_on_cuda(O::digamma, {pos}, 4)) << n;
+      EXPECT_TRUE(same_on_cuda(O::polygamma, {int64_t(1), pos}, 4)) << n;
     }
   for (DType t : {DType::int64, DType::int32, DType::uint8, DType::int8, DType::bool_})
     for (int64_t n : {int64_t(5), int64_t(4097)}) {
@@ -322,6 +326,35 @@ TEST_F(Cuda, RowBroadcastsTakeTheRowsPath) {
     EXPECT_TRUE(same_on_cuda(O::to, {a.transpose(0, 1), DType::float32})) << dtype_name(t);
   }
 }
+
+#ifdef AMPS_HAVE_CUDA
+// The path of a binary launch of cuda tensors [x] and [y] into [out] (one dtype), as launch_binary chooses it.
+Path path_of(const Tensor& out, const Tensor& x, const Tensor& y) {
+  cuda::Launch l = cuda::make_launch(out.sizes(), {&out, &x, &y});
+  const int b = int(out.element_size());
+  return cuda::choose_path(l.shape, {l.ops[0], l.ops[1], l.ops[2]}, {b, b, b}, cuda::pack_elems(b));
+}
+
+// The cases above take the paths they are meant to test (device addresses decide alignment).
+TEST_F(Cuda, TestedLaunchesTakeTheirPaths) {
+  for (DType t : kFloats) {
+    const Tensor x = input({4105}, t).to(kCuda), y = input({4097}, t).to(kCuda);
+    const Tensor out = Tensor::empty({4097}, t, kCuda), row = input({32}, t).to(kCuda);
+    EXPECT_EQ(path_of(out, x.slice(0, 0, 4097), y), Path::flat) << dtype_name(t);
+    EXPECT_EQ(path_of(out, x.slice(0, 8, 4105), y), Path::flat) << dtype_name(t);  // x[8:]
+    EXPECT_EQ(path_of(out, x.slice(0, 1, 4098), y), Path::strided32) << dtype_name(t);  // x[1:]
+    EXPECT_EQ(path_of(out, wrap_number(Scalar(2.0)).to(t), y), Path::flat) << dtype_name(t);
+    const Tensor a = input({6, 40, 32}, t).to(kCuda), wide = input({6, 40, 64}, t).to(kCuda);
+    const Tensor out3 = Tensor::empty({6, 40, 32}, t, kCuda);
+    EXPECT_EQ(path_of(out3, a, row), Path::rows) << dtype_name(t);
+    EXPECT_EQ(path_of(out3, a, input({6, 40, 1}, t).to(kCuda)), Path::rows) << dtype_name(t);
+    EXPECT_EQ(path_of(out3, wide.slice(2, 8, 40), row), Path::rows) << dtype_name(t);
+    EXPECT_EQ(path_of(out3, wide.slice(2, 1, 33), row), Path::strided32) << dtype_name(t);
+    EXPECT_EQ(path_of(Tensor::empty({6, 40, 33}, t, kCuda), input({6, 40, 33}, t).to(kCuda), input({33}, t).to(kCuda)),
+              Path::strided32) << dtype_name(t);
+  }
+}
+#endif
 
 TEST_F(Cuda, InPlaceAndOutOpsOnEveryPath) {
   for (DType t : kFloats)
