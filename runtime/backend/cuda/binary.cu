@@ -93,7 +93,8 @@ template <typename T> __device__ __forceinline__ bool binary_pred(BinOp op, T x,
 
 // out = x op y on path P; the op is the compile-time kOp when it is not -1 (the hot ones, packed paths only: no
 // switch per element).
-template <Path P, typename T, int kOp> __global__ void binary_kernel(Shape sh, Walk w, Ops<3> ops, BinOp rt_op, double alpha) {
+template <Path P, typename T, int kOp>
+__global__ void binary_kernel(Shape sh, Walk w, Ops<3> ops, BinOp rt_op, double alpha) {
   using C = bin_compute_t<T>;
   const BinOp op = kOp < 0 ? rt_op : BinOp(kOp);
   const C al = C(alpha);

@@ -53,7 +53,8 @@ __device__ __forceinline__ void load_pack(const Ops<N>& ops, const Walk& w, cons
 }
 
 // r[0, cnt) into the pack [at] of the output (operand 0, stride 1 along packs).
-template <typename T, int V, int N> __device__ __forceinline__ void store_pack(const Ops<N>& ops, const PackAt<N>& at, const T (&r)[V]) {
+template <typename T, int V, int N>
+__device__ __forceinline__ void store_pack(const Ops<N>& ops, const PackAt<N>& at, const T (&r)[V]) {
   T* p = static_cast<T*>(ops.o[0].data) + at.off[0];
   if (at.cnt == uint32_t(V)) {
     Pack<T, V> q;

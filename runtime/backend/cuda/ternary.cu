@@ -61,7 +61,8 @@ template <Path P, typename T> __global__ void ternary_kernel(Shape sh, Walk w, O
     for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
       T* out = static_cast<T*>(ops.o[0].data) + off[0];
       if (op == TernOp::threshold) *out = threshold_value(load<T>(ops.o[1], off[1]), load<T>(ops.o[2], off[2]), v);
-      else if (op == TernOp::where) *out = load<bool>(ops.o[1], off[1]) ? load<T>(ops.o[2], off[2]) : load<T>(ops.o[3], off[3]);
+      else if (op == TernOp::where)
+        *out = load<bool>(ops.o[1], off[1]) ? load<T>(ops.o[2], off[2]) : load<T>(ops.o[3], off[3]);
       else *out = ternary_value(op, load<T>(ops.o[1], off[1]), load<T>(ops.o[2], off[2]), load<T>(ops.o[3], off[3]), v);
     });
   }

@@ -130,7 +130,8 @@ template <typename T> __device__ __forceinline__ bool unary_pred(UnOp op, T x) {
 }
 
 // out = op(x) on path P; the op is the compile-time kOp when it is not -1 (the hot ones, flat only: no switch).
-template <Path P, typename T, int kOp> __global__ void unary_kernel(Shape sh, Walk w, Ops<2> ops, UnOp rt_op, UnaryParams p) {
+template <Path P, typename T, int kOp>
+__global__ void unary_kernel(Shape sh, Walk w, Ops<2> ops, UnOp rt_op, UnaryParams p) {
   const UnOp op = kOp < 0 ? rt_op : UnOp(kOp);
   const bool pred = op >= UnOp::isfinite;
   if constexpr (is_packed(P)) {
