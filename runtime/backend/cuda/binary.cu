@@ -1,5 +1,5 @@
 // Broadcasting binary kernels: arithmetic in the compute type (float for half types), comparisons to bool.
-#include "runtime/backend/cuda/device_common.cuh"
+#include "runtime/backend/cuda/elementwise.cuh"
 
 namespace amps::rt::cuda {
 namespace {
@@ -81,17 +81,59 @@ template <typename C> __device__ __forceinline__ bool compare(BinOp op, C a, C b
 // bool arithmetic runs in int (then any nonzero is true), as C++ promotes bool on the CPU backend.
 template <typename T> using bin_compute_t = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
 
-template <typename T> __global__ void binary_kernel(BinOp op, Shape sh, Ops<3> ops, double alpha) {
+// One element of an arithmetic op (add .. atan2) in the compute type, rounded once into T.
+template <typename T> __device__ __forceinline__ T binary_value(BinOp op, T x, T y, bin_compute_t<T> al) {
   using C = bin_compute_t<T>;
+  return convert<T>(arith(op, C(widen(x)), C(widen(y)), al));
+}
+template <typename T> __device__ __forceinline__ bool binary_pred(BinOp op, T x, T y) {
+  using C = bin_compute_t<T>;
+  return compare(op, C(widen(x)), C(widen(y)));
+}
+
+// out = x op y on path P; the op is the compile-time kOp when it is not -1 (the hot ones, packed paths only: no
+// switch per element).
+template <Path P, typename T, int kOp>
+__global__ void binary_kernel(Shape sh, Walk w, Ops<3> ops, BinOp rt_op, double alpha) {
+  using C = bin_compute_t<T>;
+  const BinOp op = kOp < 0 ? rt_op : BinOp(kOp);
   const C al = C(alpha);
   const bool to_bool = op >= BinOp::eq;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < sh.numel; i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[3];
-    offsets(sh, ops, i, off);
-    const C a = C(widen(load<T>(ops.o[1], off[1]))), b = C(widen(load<T>(ops.o[2], off[2])));
-    if (to_bool) static_cast<bool*>(ops.o[0].data)[off[0]] = compare(op, a, b);
-    else static_cast<T*>(ops.o[0].data)[off[0]] = convert<T>(arith(op, a, b, al));
+  if constexpr (is_packed(P)) {
+    constexpr int V = kPack<T>;
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<3>& at) {
+      T x[V], y[V];
+      load_pack(ops, w, at, 1, x);
+      load_pack(ops, w, at, 2, y);
+      if (to_bool) {
+        bool r[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) r[k] = binary_pred(op, x[k], y[k]);
+        store_pack(ops, at, r);
+      } else {
+        T r[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) r[k] = binary_value(op, x[k], y[k], al);
+        store_pack(ops, at, r);
+      }
+    });
+  } else {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
+      const T x = load<T>(ops.o[1], off[1]), y = load<T>(ops.o[2], off[2]);
+      if (to_bool) static_cast<bool*>(ops.o[0].data)[off[0]] = binary_pred(op, x, y);
+      else static_cast<T*>(ops.o[0].data)[off[0]] = binary_value(op, x, y, al);
+    });
   }
+}
+
+// The packed kernel of a hot op (add, sub, mul, div on a float type) with the op fixed at compile time.
+template <typename T, BinOp kOp> cudaError_t launch_hot(cudaStream_t s, Path path, const Shape& sh, const Ops<3>& ops,
+                                                        double alpha) {
+  const Walk w = make_walk(path, sh, ops.o);
+  const unsigned g = path_grid(path, sh, kPack<T>);
+  if (path == Path::flat) binary_kernel<Path::flat, T, int(kOp)><<<g, kThreads, 0, s>>>(sh, w, ops, kOp, alpha);
+  else binary_kernel<Path::rows, T, int(kOp)><<<g, kThreads, 0, s>>>(sh, w, ops, kOp, alpha);
+  return cudaGetLastError();
 }
 
 }  // namespace
@@ -102,8 +144,21 @@ cudaError_t launch_binary(cudaStream_t s, BinOp op, Elem t, const Shape& shape, 
   Ops<3> ops{{out, x, y}};
   return with_elem(t, [&](auto t_tag) {
     using T = typename decltype(t_tag)::type;
-    binary_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(op, shape, ops, alpha);
-    return cudaGetLastError();
+    constexpr int V = kPack<T>, b = sizeof(T);
+    const Path path = choose_path(shape, ops.o, {op >= BinOp::eq ? 1 : b, b, b}, V);
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      if (is_packed(path)) {
+        switch (op) {
+          case BinOp::add: return launch_hot<T, BinOp::add>(s, path, shape, ops, alpha);
+          case BinOp::sub: return launch_hot<T, BinOp::sub>(s, path, shape, ops, alpha);
+          case BinOp::mul: return launch_hot<T, BinOp::mul>(s, path, shape, ops, alpha);
+          case BinOp::div: return launch_hot<T, BinOp::div>(s, path, shape, ops, alpha);
+          default: break;
+        }
+      }
+    }
+    return launch_path(s, path, V, shape, [](auto pt) { return binary_kernel<decltype(pt)::value, T, -1>; }, ops, op,
+                       alpha);
   });
 }
 

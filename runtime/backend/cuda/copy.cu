@@ -1,14 +1,25 @@
-// The strided cast/copy kernel: every (destination, source) element type pair, broadcasting by stride 0.
-#include "runtime/backend/cuda/device_common.cuh"
+// The cast/copy kernel: every (destination, source) element type pair, broadcasting by stride 0, on every path
+// (elementwise_path.hpp).
+#include "runtime/backend/cuda/elementwise.cuh"
 
 namespace amps::rt::cuda {
 namespace {
 
-template <typename To, typename From> __global__ void cast_kernel(Shape sh, Ops<2> ops) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < sh.numel; i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[2];
-    offsets(sh, ops, i, off);
-    static_cast<To*>(ops.o[0].data)[off[0]] = convert<To>(load<From>(ops.o[1], off[1]));
+template <Path P, typename To, typename From> __global__ void cast_kernel(Shape sh, Walk w, Ops<2> ops) {
+  if constexpr (is_packed(P)) {
+    constexpr int V = kPack<To, From>;
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<2>& at) {
+      From x[V];
+      To r[V];
+      load_pack(ops, w, at, 1, x);
+#pragma unroll
+      for (int k = 0; k < V; ++k) r[k] = convert<To>(x[k]);
+      store_pack(ops, at, r);
+    });
+  } else {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
+      static_cast<To*>(ops.o[0].data)[off[0]] = convert<To>(load<From>(ops.o[1], off[1]));
+    });
   }
 }
 
@@ -22,8 +33,9 @@ cudaError_t launch_cast(cudaStream_t s, const Shape& shape, Elem dst_t, const Op
     using To = typename decltype(to_tag)::type;
     return with_elem(src_t, [&](auto from_tag) {
       using From = typename decltype(from_tag)::type;
-      cast_kernel<To, From><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, ops);
-      return cudaGetLastError();
+      constexpr int V = kPack<To, From>;
+      const Path path = choose_path(shape, ops.o, {int(sizeof(To)), int(sizeof(From))}, V);
+      return launch_path(s, path, V, shape, [](auto pt) { return cast_kernel<decltype(pt)::value, To, From>; }, ops);
     });
   });
 }

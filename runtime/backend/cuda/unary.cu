@@ -3,7 +3,7 @@
 #include <cfloat>
 
 #include "runtime/backend/common/special_math.hpp"
-#include "runtime/backend/cuda/device_common.cuh"
+#include "runtime/backend/cuda/elementwise.cuh"
 
 namespace amps::rt::cuda {
 namespace {
@@ -60,8 +60,6 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
     case UnOp::erfc: return erfc(v);
     case UnOp::exp2: return exp2(v);
     case UnOp::lgamma: return lgamma(v);
-    case UnOp::digamma: return C(special::digamma(double(v)));
-    case UnOp::polygamma: return C(special::polygamma(int64_t(p.p0), double(v)));
     case UnOp::gelu: return C(0.5) * v * (C(1) + erf(v * C(0.7071067811865476)));
     case UnOp::gelu_tanh: {
       const C k = C(0.7978845608028654);  // sqrt(2 / pi)
@@ -72,6 +70,15 @@ template <typename C> __device__ __forceinline__ C float_op(UnOp op, C v, const 
     case UnOp::softplus: return v * C(p.p0) > C(p.p1) ? v : C(log1p(exp(v * C(p.p0))) / C(p.p0));
     default: return v;
   }
+}
+
+// digamma and polygamma: series in double (special_math.hpp), large code. Only the strided kernels hold them
+// (launch_unary sends them there): a packed kernel would unroll them once per pack element, which made this file
+// compile twice as long.
+__host__ __device__ constexpr bool is_bulky(UnOp op) { return op == UnOp::digamma || op == UnOp::polygamma; }
+template <typename C> __device__ __forceinline__ C bulky_op(UnOp op, C v, const UnaryParams& p) {
+  if (op == UnOp::digamma) return C(special::digamma(double(v)));
+  return C(special::polygamma(int64_t(p.p0), double(v)));
 }
 
 template <typename C> __device__ __forceinline__ C clamp_op(UnOp op, C v, const UnaryParams& p) {
@@ -99,22 +106,57 @@ template <typename C> __device__ __forceinline__ bool bool_op(UnOp op, C v) {
   }
 }
 
-template <typename T> __global__ void unary_kernel(UnOp op, Shape sh, Ops<2> ops, UnaryParams p) {
+// One element of an op that keeps the dtype (every op before isfinite), in compute_t<T> (int for bool).
+// kBulky: whether this kernel holds the bulky ops (the strided ones); the others never see them.
+template <bool kBulky, typename T> __device__ __forceinline__ T unary_value(UnOp op, T x, const UnaryParams& p) {
   using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < sh.numel; i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[2];
-    offsets(sh, ops, i, off);
-    const C v = C(widen(load<T>(ops.o[1], off[1])));
-    if (op >= UnOp::isfinite) {
-      static_cast<bool*>(ops.o[0].data)[off[0]] = bool_op(op, v);
-      continue;
-    }
-    C r;
-    if (op <= UnOp::relu) r = keep_op(op, v);
-    else if (op >= UnOp::clamp) r = clamp_op(op, v, p);
-    else if constexpr (std::is_floating_point_v<C>) r = float_op(op, v, p);
-    else r = v;  // the host casts integers to float32 before float math
-    static_cast<T*>(ops.o[0].data)[off[0]] = convert<T>(r);
+  const C v = C(widen(x));
+  C r;
+  if (op <= UnOp::relu) r = keep_op(op, v);
+  else if (op >= UnOp::clamp) r = clamp_op(op, v, p);
+  else if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (kBulky) r = is_bulky(op) ? bulky_op(op, v, p) : float_op(op, v, p);
+    else r = float_op(op, v, p);
+  } else {
+    r = v;  // the host casts integers to float32 before float math
+  }
+  return convert<T>(r);
+}
+
+// One element of a predicate (isfinite and after).
+template <typename T> __device__ __forceinline__ bool unary_pred(UnOp op, T x) {
+  using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
+  return bool_op(op, C(widen(x)));
+}
+
+// out = op(x) on path P; the op is the compile-time kOp when it is not -1 (the hot ones, flat only: no switch).
+template <Path P, typename T, int kOp>
+__global__ void unary_kernel(Shape sh, Walk w, Ops<2> ops, UnOp rt_op, UnaryParams p) {
+  const UnOp op = kOp < 0 ? rt_op : UnOp(kOp);
+  const bool pred = op >= UnOp::isfinite;
+  if constexpr (is_packed(P)) {
+    constexpr int V = kPack<T>;
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<2>& at) {
+      T x[V];
+      load_pack(ops, w, at, 1, x);
+      if (pred) {
+        bool r[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) r[k] = unary_pred(op, x[k]);
+        store_pack(ops, at, r);
+      } else {
+        T r[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) r[k] = unary_value<false>(op, x[k], p);
+        store_pack(ops, at, r);
+      }
+    });
+  } else {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
+      const T x = load<T>(ops.o[1], off[1]);
+      if (pred) static_cast<bool*>(ops.o[0].data)[off[0]] = unary_pred(op, x);
+      else static_cast<T*>(ops.o[0].data)[off[0]] = unary_value<true>(op, x, p);
+    });
   }
 }
 
@@ -130,13 +172,27 @@ template <typename C> __device__ __forceinline__ C gelu_grad(C x, bool tanh_form
   return C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * k * (C(1) + C(3) * kappa * x * x);
 }
 
-template <typename T> __global__ void gelu_backward_kernel(Shape sh, Ops<3> ops, bool tanh_form) {
+template <typename T> __device__ __forceinline__ T gelu_backward_value(T g, T x, bool tanh_form) {
   using C = compute_t<T>;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < sh.numel; i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[3];
-    offsets(sh, ops, i, off);
-    const C g = C(widen(load<T>(ops.o[1], off[1]))), x = C(widen(load<T>(ops.o[2], off[2])));
-    static_cast<T*>(ops.o[0].data)[off[0]] = convert<T>(C(g * gelu_grad(x, tanh_form)));
+  return convert<T>(C(C(widen(g)) * gelu_grad(C(widen(x)), tanh_form)));
+}
+
+template <Path P, typename T> __global__ void gelu_backward_kernel(Shape sh, Walk w, Ops<3> ops, bool tanh_form) {
+  if constexpr (is_packed(P)) {
+    constexpr int V = kPack<T>;
+    for_each_pack<P, V>(sh, w, ops, [&](const PackAt<3>& at) {
+      T g[V], x[V], r[V];
+      load_pack(ops, w, at, 1, g);
+      load_pack(ops, w, at, 2, x);
+#pragma unroll
+      for (int k = 0; k < V; ++k) r[k] = gelu_backward_value(g[k], x[k], tanh_form);
+      store_pack(ops, at, r);
+    });
+  } else {
+    for_each_strided<P == Path::strided32>(sh, w, ops, [&](const auto& off) {
+      static_cast<T*>(ops.o[0].data)[off[0]] =
+          gelu_backward_value(load<T>(ops.o[1], off[1]), load<T>(ops.o[2], off[2]), tanh_form);
+    });
   }
 }
 
@@ -148,19 +204,31 @@ cudaError_t launch_gelu_backward(cudaStream_t s, Elem t, const Shape& shape, con
   Ops<3> ops{{out, grad, self}};
   return with_float_elem(t, [&](auto t_tag) {
     using T = typename decltype(t_tag)::type;
-    gelu_backward_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(shape, ops, tanh_form);
-    return cudaGetLastError();
+    constexpr int b = sizeof(T);
+    const Path path = choose_path(shape, ops.o, {b, b, b}, kPack<T>);
+    return launch_path(s, path, kPack<T>, shape, [](auto pt) { return gelu_backward_kernel<decltype(pt)::value, T>; },
+                       ops, tanh_form);
   });
 }
 
+// gelu (the erf form, the GPT block's) on the flat path has a kernel of its own (no op switch per element).
 cudaError_t launch_unary(cudaStream_t s, UnOp op, Elem t, const Shape& shape, const Operand& out,
                          const Operand& x, const UnaryParams& p) {
   if (shape.numel == 0) return cudaSuccess;
   Ops<2> ops{{out, x}};
   return with_elem(t, [&](auto t_tag) {
     using T = typename decltype(t_tag)::type;
-    unary_kernel<T><<<grid_for(shape.numel), kThreads, 0, s>>>(op, shape, ops, p);
-    return cudaGetLastError();
+    constexpr int V = kPack<T>;
+    Path path = choose_path(shape, ops.o, {op >= UnOp::isfinite ? 1 : int(sizeof(T)), int(sizeof(T))}, V);
+    if (is_packed(path) && is_bulky(op)) path = Path::strided32;  // packed implies fits_32bit
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      if (path == Path::flat && op == UnOp::gelu) {
+        unary_kernel<Path::flat, T, int(UnOp::gelu)>
+            <<<path_grid(path, shape, V), kThreads, 0, s>>>(shape, make_walk(path, shape, ops.o), ops, op, p);
+        return cudaGetLastError();
+      }
+    }
+    return launch_path(s, path, V, shape, [](auto pt) { return unary_kernel<decltype(pt)::value, T, -1>; }, ops, op, p);
   });
 }
 
