@@ -142,7 +142,8 @@ template <Tensors (*kMath)(Args&)> Tensors k_norm_backward(const ArgReader& a, c
 
 // Whether layer_norm_backward's fused kernel takes these operands: one float dtype for the gradient, the input and
 // the weight (so every result has it, as on the CPU and in the shared definition), a gradient of the input's shape,
-// a non-empty input. Anything else (mixed dtypes, a broadcast gradient) runs the shared definition.
+// a non-empty input. Anything else (mixed dtypes, a gradient of another shape) runs the shared definition, with its
+// rules and errors.
 bool fused_layer_norm_backward(const Tensor& g, const Tensor& x, const Tensor& w) {
   return g.dtype() == x.dtype() && g.sizes() == x.sizes() && x.numel() > 0 &&
          (!w.defined() || w.dtype() == x.dtype());
