@@ -92,6 +92,10 @@ inline unsigned grid_for(int64_t n) {
   return unsigned(b < 65536 ? (b > 0 ? b : 1) : 65536);
 }
 
+// Column reductions of a row-major [rows, cols] block: a block of kColTile x kColRows threads takes kColTile adjacent
+// columns (a warp reads one row's kColTile consecutive elements) of one piece of the rows (column_pieces()).
+inline constexpr int kColTile = 32, kColRows = 8;
+
 // The block-wide max (kMax) or sum of [v], returned to every thread; blocks of kThreads threads.
 template <typename A, bool kMax> __device__ A block_all(A v) {
   __shared__ A part[kThreads / 32];

@@ -70,6 +70,14 @@ int sum_row_splits(int64_t rows, int64_t cols);
 cudaError_t launch_sum_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t cols,
                             double scale, void* workspace, int splits);
 
+// Column sums of a row-major [rows, cols] block of [in_t] times [scale] (ignored for i64) into out[cols] of [out_t],
+// without a copy: in_t == out_t (f64, f32, f16, bf16 or i64; f32 accumulation for half types, int64 for i64), or
+// f16/bf16 into f32 (sum(dtype=float32)). Tall blocks are cut into [pieces] (column_pieces()) row pieces, each leaving
+// a partial per column in [workspace] (pieces * cols * 8 bytes, unused when pieces is 1), summed in a second pass.
+int column_pieces(int64_t rows, int64_t cols);
+cudaError_t launch_sum_cols(cudaStream_t s, Elem in_t, Elem out_t, const void* in, void* out, int64_t rows,
+                            int64_t cols, double scale, void* workspace, int pieces);
+
 // Ternary elementwise ops on operands of one element type [t] (as the CPU backend's): out = x + value * y * z
 // (addcmul), x + value * (y / z) (addcdiv), x + z * (y - x) (lerp, the CPU's two-sided form); where reads a
 // bool condition [x] and picks y where it is true, else z; threshold gives 0 where y <= value, else x
@@ -223,6 +231,13 @@ cudaError_t launch_index_add(cudaStream_t s, Elem acc, void* out, const int64_t*
 // accumulator type, or null (1 and 0).
 cudaError_t launch_layer_norm(cudaStream_t s, Elem t, const void* in, const void* w, const void* b, void* out,
                               int64_t rows, int64_t n, double eps);
+// layer_norm's gradients for contiguous g, x [rows, n] of [t] (a float type) and w ([n] of the accumulator type, or
+// null): dx [rows, n] of [t] always; dw = sum over rows of g * xhat and db = sum of g ([n] of [t]) when not null. The
+// statistics are recomputed as launch_layer_norm's. [workspace]: (2 * rows + 2 * pieces * n) accumulators (float,
+// double for f64) when dw or db is wanted, [pieces] from column_pieces(rows, n).
+cudaError_t launch_layer_norm_backward(cudaStream_t s, Elem t, const void* g, const void* x, const void* w, void* dx,
+                                       void* dw, void* db, void* workspace, int pieces, int64_t rows, int64_t n,
+                                       double eps);
 // var (std when [take_sqrt]) of each row of row-major [rows, n] of [t] (a float type) into out[rows] of [t]: two
 // passes in double, sum((x - mean)^2) / max(0, n - correction) (the CPU kernel's arithmetic).
 cudaError_t launch_var_rows(cudaStream_t s, Elem t, const void* in, void* out, int64_t rows, int64_t n,

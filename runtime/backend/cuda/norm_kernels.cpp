@@ -2,6 +2,9 @@
 // with the CPU backend's checks and arithmetic (common/nn_args.hpp, common/reduce_layout.hpp,
 // common/conv_pool_args.hpp): statistics in float (double for float64) for layer_norm, in double for var/std and
 // batch_norm; dropout's keep-mask is drawn on the host.
+#include <cstdint>
+#include <limits>
+
 #include "runtime/backend/common/norm_backward.hpp"
 #include "runtime/backend/common/conv_pool_args.hpp"
 #include "runtime/backend/common/nn_args.hpp"
@@ -130,18 +133,51 @@ Tensors k_native_dropout(const ArgReader& a, const KernelContext& kc) {
   return dropout_impl(a.tensor(0), a.f64(1), a.boolean(2), kc);
 }
 
-// layer_norm_backward and batch_norm_backward: the shared definitions, made of the kernels above (mean, var,
-// elementwise, sum).
+// layer_norm_backward, batch_norm_backward and group_norm_backward: the shared definitions, made of the kernels
+// above (mean, var, elementwise, sum).
 template <Tensors (*kMath)(Args&)> Tensors k_norm_backward(const ArgReader& a, const KernelContext&) {
   Args args = a.args();
   return kMath(args);
+}
+
+// Whether layer_norm_backward's fused kernel takes these operands: one float dtype for the gradient, the input and
+// the weight (so every result has it, as on the CPU and in the shared definition), a gradient of the input's shape,
+// a non-empty input. Anything else (mixed dtypes, a gradient of another shape) runs the shared definition, with its
+// rules and errors.
+bool fused_layer_norm_backward(const Tensor& g, const Tensor& x, const Tensor& w) {
+  return g.dtype() == x.dtype() && g.sizes() == x.sizes() && x.numel() > 0 &&
+         (!w.defined() || w.dtype() == x.dtype());
+}
+
+// layer_norm_backward(grad_output, input, normalized_shape, weight, eps, bias_grad): (dx, dw when a weight is given,
+// db when bias_grad) in one row pass and one column pass (launch_layer_norm_backward), the statistics recomputed.
+Tensors k_layer_norm_backward(const ArgReader& a, const KernelContext& kc) {
+  const Tensor g = a.tensor(0), x = a.tensor(1), w = a.opt_tensor(3);
+  const int64_t n = common::layer_norm_width(x, a.ints(2), w, Tensor());
+  if (!fused_layer_norm_backward(g, x, w)) return k_norm_backward<common::layer_norm_backward_math>(a, kc);
+  const bool bias_grad = a.boolean(5);
+  const int64_t rows = x.numel() / n;
+  if (rows > std::numeric_limits<int32_t>::max()) return k_norm_backward<common::layer_norm_backward_math>(a, kc);
+  const DType acc = acc_dtype(x.dtype());
+  Tensor xc = contiguous(x), gc = contiguous(g), wc, work;
+  Tensor dx = Tensor::empty(x.sizes(), x.dtype(), kc.device);
+  Tensor dw = w.defined() ? Tensor::empty(a.ints(2), x.dtype(), kc.device) : Tensor();
+  Tensor db = bias_grad ? Tensor::empty(a.ints(2), x.dtype(), kc.device) : Tensor();
+  const int pieces = column_pieces(rows, n);
+  if (dw.defined() || db.defined()) work = Tensor::empty({2 * rows + 2 * int64_t(pieces) * n}, acc, kc.device);
+  check(launch_layer_norm_backward(stream(kc.device), elem(x.dtype()), device_data(gc), device_data(xc),
+                                   affine_param(w, acc, wc), device_data(dx), dw.defined() ? device_data(dw) : nullptr,
+                                   db.defined() ? device_data(db) : nullptr,
+                                   work.defined() ? device_data(work) : nullptr, pieces, rows, n, a.f64(4)),
+        "layer_norm_backward");
+  return {dx, dw, db};
 }
 
 }  // namespace
 
 void register_norm_kernels(KernelTable& t) {
   t.add(OpId::layer_norm, k_layer_norm, kFloatDTypes);
-  t.add(OpId::layer_norm_backward, k_norm_backward<common::layer_norm_backward_math>, kFloatDTypes);
+  t.add(OpId::layer_norm_backward, k_layer_norm_backward, kFloatDTypes);
   t.add(OpId::batch_norm_backward, k_norm_backward<common::batch_norm_backward_math>, kFloatDTypes);
   t.add(OpId::group_norm_backward, k_norm_backward<common::group_norm_backward_math>, kFloatDTypes);
   t.add(OpId::batch_norm, k_batch_norm, kFloatDTypes);

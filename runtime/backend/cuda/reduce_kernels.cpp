@@ -1,5 +1,6 @@
-// CUDA kernels for sum and mean: the input is permuted so the reduced dims are innermost, made row-major
-// when it is not already (one device copy), and summed row by row (reduce.cu); prod, cumsum and cumprod the same way,
+// CUDA kernels for sum and mean: a contiguous input whose reduced dims are the leading ones is summed by columns in
+// place; otherwise it is permuted so the reduced dims are innermost, made row-major when it is not already (one device
+// copy), and summed row by row (reduce.cu); prod, cumsum and cumprod the same way,
 // one thread per row (scan.cu).
 #include <limits>
 
@@ -24,9 +25,50 @@ Rows make_rows(const Tensor& x, const std::optional<Dims>& dims, bool keepdim) {
   return Rows{contiguous(native::permute(x, l.perm)), l.outer, l.inner, std::move(l.out_shape)};
 }
 
-// sum/mean in [out_dt]: integers and bools sum in int64; a requested dtype converts the input first.
+// Whether [x] is a row-major [R, K] block whose R rows are the reduced elements: x contiguous and, dims of size 1
+// aside, every reduced dim before every kept one (a Linear's bias gradient: [B, T, C] summed over dims 0 and 1).
+// Only when the row path would copy: R > 1 and K > 1.
+bool leading_reduction(const Tensor& x, const std::optional<Dims>& dims) {
+  if (!x.is_contiguous() || x.numel() == 0) return false;
+  const std::vector<bool> mask = common::reduced_mask(x, dims);
+  bool kept_seen = false;
+  int64_t reduced = 1, kept = 1;
+  for (size_t d = 0; d < mask.size(); ++d) {
+    const int64_t size = x.sizes()[d];
+    if (size == 1) continue;
+    if (mask[d] && kept_seen) return false;
+    kept_seen |= !mask[d];
+    (mask[d] ? reduced : kept) *= size;
+  }
+  return reduced > 1 && kept > 1;
+}
+
+// Whether the column kernel reads [in] directly for a sum into [run]: the same dtype, or a half type into float32.
+bool sums_directly(DType in, DType run) {
+  return in == run || (run == DType::float32 && (in == DType::float16 || in == DType::bfloat16));
+}
+
+// sum/mean of a leading_reduction() block into [run] (out_shape of [l]): column sums, no copy of the input.
+Tensor sum_columns(const Tensor& x, const common::ReducedLayout& l, DType run, Device dev, bool mean) {
+  Tensor out = Tensor::empty(l.out_shape, run, dev);
+  const int pieces = column_pieces(l.inner, l.outer);
+  Tensor work = pieces > 1 ? Tensor::empty({int64_t(pieces) * l.outer}, DType::float64, dev) : Tensor();
+  check(launch_sum_cols(stream(dev), elem(x.dtype()), elem(run), device_data(x), device_data(out), l.inner, l.outer,
+                        mean ? 1.0 / double(l.inner) : 1.0, work.defined() ? device_data(work) : nullptr, pieces),
+        "sum");
+  return out;
+}
+
+// sum/mean in [out_dt]: integers and bools sum in int64; a requested dtype converts the input first (a half input
+// summed into float32 by the column kernel is read as it is).
 Tensor sum_like(const Tensor& x, const std::optional<Dims>& dims, bool keepdim, DType out_dt, Device dev, bool mean) {
-  Tensor xin = cast(x, is_floating(out_dt) ? out_dt : DType::int64);
+  const DType run = is_floating(out_dt) ? out_dt : DType::int64;
+  if (leading_reduction(x, dims)) {
+    Tensor xin = sums_directly(x.dtype(), run) ? x : cast(x, run);
+    if (xin.is_contiguous())
+      return cast(sum_columns(xin, common::reduced_layout(xin, dims, keepdim), run, dev, mean), out_dt);
+  }
+  Tensor xin = cast(x, run);
   Rows r = make_rows(xin, dims, keepdim);
   Tensor out = Tensor::empty(r.out_shape, xin.dtype(), dev);
   if (r.inner == 0) {
