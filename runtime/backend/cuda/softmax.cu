@@ -1,13 +1,46 @@
-// Softmax and log_softmax kernels: a block per row when the softmax dim is innermost, a thread per column
-// of [outer, n, inner] otherwise (adjacent threads read adjacent elements either way).
+// Softmax and log_softmax kernels. When the softmax dim is innermost: a warp per row for rows of up to
+// kWarpRowMax elements (the row in registers, read once, 16-byte loads when aligned), a block per row for longer
+// ones; otherwise a thread per column of [outer, n, inner] (adjacent threads read adjacent elements either way).
+// All compute max, sum of exp(x - max), then exp(x - max) / sum or x - max - log(sum), in float (double for f64).
 #include <cfloat>
 
 #include "runtime/backend/cuda/device_common.cuh"
+#include "runtime/backend/cuda/warp_rows.cuh"
 
 namespace amps::rt::cuda {
 namespace {
 
 template <typename A> __device__ __forceinline__ A lowest() { return -A(INFINITY); }
+
+// A warp per row of n <= 32 * kPer contiguous elements, kRowWarps rows per block.
+template <typename T, int kPer, int kVec>
+__global__ void softmax_warp_rows(const T* in, T* out, int64_t rows, int n, bool take_log) {
+  using A = compute_t<T>;
+  const int64_t row = int64_t(blockIdx.x) * kRowWarps + threadIdx.x / 32;
+  if (row >= rows) return;  // the whole warp: rows are warp-uniform, so the shuffles below see all 32 lanes
+  const int lane = int(threadIdx.x % 32);
+  RowSlice<T, kPer, kVec> x;
+  x.load(in + row * n, n, lane, lowest<A>());
+  A m = lowest<A>();
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) m = max(m, x.v[k]);
+  m = warp_max(m);
+  A s = A(0);
+  if (take_log) {
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) s += exp(x.v[k] - m);  // padding: exp(-inf) = 0
+    const A ls = A(log(warp_sum(s)));
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) x.v[k] = A(x.v[k] - m) - ls;
+  } else {
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) s += (x.v[k] = exp(x.v[k] - m));
+    s = warp_sum(s);
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) x.v[k] = x.v[k] / s;
+  }
+  x.store(out + row * n, n, lane);
+}
 
 // One block per row of n contiguous elements.
 template <typename T> __global__ void softmax_rows(const T* in, T* out, int64_t n, bool take_log) {
@@ -53,6 +86,13 @@ cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, in
     using T = typename decltype(tag)::type;
     const T* x = static_cast<const T*>(in);
     T* y = static_cast<T*>(out);
+    if (inner == 1 && n <= kWarpRowMax) {
+      return with_row_shape<T>(n, rows_vectorisable<T>(n, {in, out}), [&](auto per, auto vec) {
+        softmax_warp_rows<T, decltype(per)::value, decltype(vec)::value>
+            <<<row_blocks(outer), kRowWarps * 32, 0, s>>>(x, y, outer, int(n), take_log);
+        return cudaGetLastError();
+      });
+    }
     if (inner == 1) softmax_rows<T><<<unsigned(outer), kThreads, 0, s>>>(x, y, n, take_log);
     else softmax_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(x, y, outer, n, inner, take_log);
     return cudaGetLastError();

@@ -1,0 +1,84 @@
+// The softmax/log_softmax gradient kernels (_softmax_backward_data, _log_softmax_backward_data): per row of the
+// softmax dim, s = sum(g * y) (softmax) or sum(g) (log_softmax), then y * (g - s) or g - exp(y) * s, in float
+// (double for f64). The same three layouts as the forward (softmax.cu): a warp per short innermost row (grad and
+// output held in registers, read once), a block per long innermost row, a thread per column otherwise.
+#include "runtime/backend/cuda/device_common.cuh"
+#include "runtime/backend/cuda/warp_rows.cuh"
+
+namespace amps::rt::cuda {
+namespace {
+
+template <typename A> __device__ __forceinline__ A row_term(A g, A y, bool log) { return log ? g : g * y; }
+template <typename A> __device__ __forceinline__ A grad_of(A g, A y, A s, bool log) {
+  return log ? A(g - A(exp(y)) * s) : A(y * A(g - s));
+}
+
+template <typename T, int kPer, int kVec>
+__global__ void softmax_grad_warp_rows(const T* grad, const T* y, T* out, int64_t rows, int n, bool log) {
+  using A = compute_t<T>;
+  const int64_t row = int64_t(blockIdx.x) * kRowWarps + threadIdx.x / 32;
+  if (row >= rows) return;  // the whole warp (rows are warp-uniform)
+  const int lane = int(threadIdx.x % 32);
+  RowSlice<T, kPer, kVec> g, o;
+  g.load(grad + row * n, n, lane, A(0));  // padding adds 0 to the sum
+  o.load(y + row * n, n, lane, A(0));
+  A s = A(0);
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) s += row_term(g.v[k], o.v[k], log);
+  s = warp_sum(s);
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) g.v[k] = grad_of(g.v[k], o.v[k], s, log);
+  g.store(out + row * n, n, lane);
+}
+
+// One block per row of n contiguous elements.
+template <typename T> __global__ void softmax_grad_rows(const T* grad, const T* y, T* out, int64_t n, bool log) {
+  using A = compute_t<T>;
+  const int64_t base = int64_t(blockIdx.x) * n;
+  A s = A(0);
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) s += row_term(A(widen(grad[base + i])), A(widen(y[base + i])), log);
+  s = block_all<A, false>(s);
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+    out[base + i] = convert<T>(grad_of(A(widen(grad[base + i])), A(widen(y[base + i])), s, log));
+}
+
+// One thread per (outer, inner) column; elements of a column are [inner] apart.
+template <typename T> __global__ void softmax_grad_columns(const T* grad, const T* y, T* out, int64_t outer, int64_t n,
+                                                           int64_t inner, bool log) {
+  using A = compute_t<T>;
+  for (int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; c < outer * inner; c += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t base = (c / inner) * n * inner + c % inner;
+    A s = A(0);
+    for (int64_t i = 0; i < n; ++i) s += row_term(A(widen(grad[base + i * inner])), A(widen(y[base + i * inner])), log);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t at = base + i * inner;
+      out[at] = convert<T>(grad_of(A(widen(grad[at])), A(widen(y[at])), s, log));
+    }
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_softmax_backward(cudaStream_t s, Elem t, const void* grad, const void* out, void* grad_input,
+                                    int64_t outer, int64_t n, int64_t inner, bool log) {
+  if (outer * n * inner == 0) return cudaSuccess;
+  auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* g = static_cast<const T*>(grad);
+    const T* y = static_cast<const T*>(out);
+    T* gi = static_cast<T*>(grad_input);
+    if (inner == 1 && n <= kWarpRowMax) {
+      return with_row_shape<T>(n, rows_vectorisable<T>(n, {grad, out, grad_input}), [&](auto per, auto vec) {
+        softmax_grad_warp_rows<T, decltype(per)::value, decltype(vec)::value>
+            <<<row_blocks(outer), kRowWarps * 32, 0, s>>>(g, y, gi, outer, int(n), log);
+        return cudaGetLastError();
+      });
+    }
+    if (inner == 1) softmax_grad_rows<T><<<unsigned(outer), kThreads, 0, s>>>(g, y, gi, n, log);
+    else softmax_grad_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(g, y, gi, outer, n, inner, log);
+    return cudaGetLastError();
+  };
+  return with_float_elem(t, run);
+}
+
+}  // namespace amps::rt::cuda
