@@ -2,6 +2,7 @@
 // kWarpRowMax elements (the row in registers, read once, 16-byte loads when aligned), a block per row for longer
 // ones; otherwise a thread per column of [outer, n, inner] (adjacent threads read adjacent elements either way).
 // All compute max, sum of exp(x - max), then exp(x - max) / sum or x - max - log(sum), in float (double for f64).
+// The warp kernel also reads half types into float32 output (softmax(x, dtype=float32) without a cast pass).
 #include <cfloat>
 
 #include "runtime/backend/cuda/device_common.cuh"
@@ -12,9 +13,10 @@ namespace {
 
 template <typename A> __device__ __forceinline__ A lowest() { return -A(INFINITY); }
 
-// A warp per row of n <= 32 * kPer contiguous elements, kRowWarps rows per block.
-template <typename T, int kPer, int kVec>
-__global__ void softmax_warp_rows(const T* in, T* out, int64_t rows, int n, bool take_log) {
+// A warp per row of n <= 32 * kPer contiguous elements, kRowWarps rows per block; out of type U (T, or float32 for
+// a half T).
+template <typename T, typename U, int kPer, int kVec>
+__global__ void softmax_warp_rows(const T* in, U* out, int64_t rows, int n, bool take_log) {
   using A = compute_t<T>;
   const int64_t row = int64_t(blockIdx.x) * kRowWarps + threadIdx.x / 32;
   if (row >= rows) return;  // the whole warp: rows are warp-uniform, so the shuffles below see all 32 lanes
@@ -77,7 +79,26 @@ template <typename T> __global__ void softmax_columns(const T* in, T* out, int64
   }
 }
 
+template <typename T, typename U>
+cudaError_t launch_warp_rows(cudaStream_t s, const T* x, U* y, int64_t rows, int64_t n, bool take_log) {
+  constexpr size_t kBytes = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+  return with_row_shape<kBytes>(n, rows_vectorisable<kBytes>(n, {x, y}), [&](auto per, auto vec) {
+    softmax_warp_rows<T, U, decltype(per)::value, decltype(vec)::value>
+        <<<row_blocks(rows), kRowWarps * 32, 0, s>>>(x, y, rows, int(n), take_log);
+    return cudaGetLastError();
+  });
+}
+
 }  // namespace
+
+cudaError_t launch_softmax_to_f32(cudaStream_t s, Elem t, const void* in, float* out, int64_t outer, int64_t n,
+                                  bool log) {
+  if (outer * n == 0) return cudaSuccess;
+  if (n > kWarpRowMax) return cudaErrorInvalidValue;
+  if (t == Elem::f16) return launch_warp_rows(s, static_cast<const __half*>(in), out, outer, n, log);
+  if (t == Elem::bf16) return launch_warp_rows(s, static_cast<const __nv_bfloat16*>(in), out, outer, n, log);
+  return cudaErrorInvalidValue;
+}
 
 cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, int64_t outer, int64_t n,
                            int64_t inner, bool take_log) {
@@ -86,13 +107,7 @@ cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, in
     using T = typename decltype(tag)::type;
     const T* x = static_cast<const T*>(in);
     T* y = static_cast<T*>(out);
-    if (inner == 1 && n <= kWarpRowMax) {
-      return with_row_shape<T>(n, rows_vectorisable<T>(n, {in, out}), [&](auto per, auto vec) {
-        softmax_warp_rows<T, decltype(per)::value, decltype(vec)::value>
-            <<<row_blocks(outer), kRowWarps * 32, 0, s>>>(x, y, outer, int(n), take_log);
-        return cudaGetLastError();
-      });
-    }
+    if (inner == 1 && n <= kWarpRowMax) return launch_warp_rows(s, x, y, outer, n, take_log);
     if (inner == 1) softmax_rows<T><<<unsigned(outer), kThreads, 0, s>>>(x, y, n, take_log);
     else softmax_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(x, y, outer, n, inner, take_log);
     return cudaGetLastError();

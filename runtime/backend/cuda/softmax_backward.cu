@@ -1,7 +1,8 @@
 // The softmax/log_softmax gradient kernels (_softmax_backward_data, _log_softmax_backward_data): per row of the
 // softmax dim, s = sum(g * y) (softmax) or sum(g) (log_softmax), then y * (g - s) or g - exp(y) * s, in float
 // (double for f64). The same three layouts as the forward (softmax.cu): a warp per short innermost row (grad and
-// output held in registers, read once), a block per long innermost row, a thread per column otherwise.
+// output held in registers, read once), a block per long innermost row, a thread per column otherwise. The warp
+// kernel also writes float32 operands' gradient as a half type (softmax(x, dtype=float32) of a half x).
 #include "runtime/backend/cuda/device_common.cuh"
 #include "runtime/backend/cuda/warp_rows.cuh"
 
@@ -13,8 +14,10 @@ template <typename A> __device__ __forceinline__ A grad_of(A g, A y, A s, bool l
   return log ? A(g - A(exp(y)) * s) : A(y * A(g - s));
 }
 
-template <typename T, int kPer, int kVec>
-__global__ void softmax_grad_warp_rows(const T* grad, const T* y, T* out, int64_t rows, int n, bool log) {
+// A warp per row of n <= 32 * kPer contiguous elements, kRowWarps rows per block; out of type U (T, or a half type
+// for a float32 T).
+template <typename T, typename U, int kPer, int kVec>
+__global__ void softmax_grad_warp_rows(const T* grad, const T* y, U* out, int64_t rows, int n, bool log) {
   using A = compute_t<T>;
   const int64_t row = int64_t(blockIdx.x) * kRowWarps + threadIdx.x / 32;
   if (row >= rows) return;  // the whole warp (rows are warp-uniform)
@@ -57,7 +60,26 @@ template <typename T> __global__ void softmax_grad_columns(const T* grad, const 
   }
 }
 
+template <typename T, typename U>
+cudaError_t launch_warp_rows(cudaStream_t s, const T* g, const T* y, U* gi, int64_t rows, int64_t n, bool log) {
+  constexpr size_t kBytes = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+  return with_row_shape<kBytes>(n, rows_vectorisable<kBytes>(n, {g, y, gi}), [&](auto per, auto vec) {
+    softmax_grad_warp_rows<T, U, decltype(per)::value, decltype(vec)::value>
+        <<<row_blocks(rows), kRowWarps * 32, 0, s>>>(g, y, gi, rows, int(n), log);
+    return cudaGetLastError();
+  });
+}
+
 }  // namespace
+
+cudaError_t launch_softmax_backward_from_f32(cudaStream_t s, Elem out_t, const float* grad, const float* out,
+                                            void* grad_input, int64_t outer, int64_t n, bool log) {
+  if (outer * n == 0) return cudaSuccess;
+  if (n > kWarpRowMax) return cudaErrorInvalidValue;
+  if (out_t == Elem::f16) return launch_warp_rows(s, grad, out, static_cast<__half*>(grad_input), outer, n, log);
+  if (out_t == Elem::bf16) return launch_warp_rows(s, grad, out, static_cast<__nv_bfloat16*>(grad_input), outer, n, log);
+  return cudaErrorInvalidValue;
+}
 
 cudaError_t launch_softmax_backward(cudaStream_t s, Elem t, const void* grad, const void* out, void* grad_input,
                                     int64_t outer, int64_t n, int64_t inner, bool log) {
@@ -67,13 +89,7 @@ cudaError_t launch_softmax_backward(cudaStream_t s, Elem t, const void* grad, co
     const T* g = static_cast<const T*>(grad);
     const T* y = static_cast<const T*>(out);
     T* gi = static_cast<T*>(grad_input);
-    if (inner == 1 && n <= kWarpRowMax) {
-      return with_row_shape<T>(n, rows_vectorisable<T>(n, {grad, out, grad_input}), [&](auto per, auto vec) {
-        softmax_grad_warp_rows<T, decltype(per)::value, decltype(vec)::value>
-            <<<row_blocks(outer), kRowWarps * 32, 0, s>>>(g, y, gi, outer, int(n), log);
-        return cudaGetLastError();
-      });
-    }
+    if (inner == 1 && n <= kWarpRowMax) return launch_warp_rows(s, g, y, gi, outer, n, log);
     if (inner == 1) softmax_grad_rows<T><<<unsigned(outer), kThreads, 0, s>>>(g, y, gi, n, log);
     else softmax_grad_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(g, y, gi, outer, n, inner, log);
     return cudaGetLastError();

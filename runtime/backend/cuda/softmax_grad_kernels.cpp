@@ -7,9 +7,25 @@
 namespace amps::rt::cuda {
 namespace {
 
+// float32 operands and a float16/bfloat16 input_dtype (softmax(x, dtype=float32) of a half x), along the innermost
+// dim of up to kWarpRowMax: the kernel writes the half type (the values of computing then casting, in one pass).
+bool writes_half_from_f32(const common::SoftmaxGradArgs& p) {
+  const bool half = p.input_dtype == DType::float16 || p.input_dtype == DType::bfloat16;
+  return half && p.out.dtype() == DType::float32 && p.inner() == 1 && p.out.size(p.dim) <= kWarpRowMax;
+}
+
 Tensor softmax_grad(const ArgReader& a, const KernelContext& kc, bool log) {
   common::SoftmaxGradArgs p = common::softmax_grad_args(a, log);
   const Tensor y = contiguous(p.out), g = contiguous(cast(p.grad, p.out.dtype()));
+  if (writes_half_from_f32(p)) {
+    Tensor out = Tensor::empty(y.sizes(), p.input_dtype, kc.device);
+    check(launch_softmax_backward_from_f32(stream(kc.device), elem(p.input_dtype),
+                                           static_cast<const float*>(device_data(g)),
+                                           static_cast<const float*>(device_data(y)), device_data(out), p.outer(),
+                                           y.size(p.dim), log),
+          log ? "_log_softmax_backward_data" : "_softmax_backward_data");
+    return p.squeezed(out);
+  }
   Tensor out = Tensor::empty(y.sizes(), y.dtype(), kc.device);
   check(launch_softmax_backward(stream(kc.device), elem(y.dtype()), device_data(g), device_data(y), device_data(out),
                                 p.outer(), y.size(p.dim), p.inner(), log),

@@ -12,15 +12,16 @@
 
 namespace amps::rt::cuda {
 
-inline constexpr int64_t kWarpRowMax = 1024;  // longer rows take a block per row
-inline constexpr int kRowWarps = 4;           // rows (warps) per block of the warp-per-row kernels
+// kWarpRowMax (launch.hpp): longer rows take a block per row.
+inline constexpr int kRowWarps = 4;  // rows (warps) per block of the warp-per-row kernels
 
 template <typename T, int N> struct alignas(sizeof(T) * N) Pack {
   T x[N];
 };
 
-// kPer values of a row per lane, in kPer / kVec vectors of kVec elements; positions at or past the row's end hold
-// [pad] and are never stored. A vectorised slice (kVec > 1) needs n % kVec == 0 and a 16-byte aligned row.
+// kPer values of a row per lane, in kPer / kVec vectors of kVec elements, read from T and stored as T or another
+// type U; positions at or past the row's end hold [pad] and are never stored. A vectorised slice (kVec > 1) needs
+// n % kVec == 0 and rows starting kVec elements apart from a 16-byte aligned base (rows_vectorisable).
 template <typename T, int kPer, int kVec> struct RowSlice {
   using A = compute_t<T>;
   static_assert(kPer % kVec == 0, "a lane holds whole vectors");
@@ -43,18 +44,18 @@ template <typename T, int kPer, int kVec> struct RowSlice {
     }
   }
 
-  __device__ __forceinline__ void store(T* row, int n, int lane) const {
+  template <typename U> __device__ __forceinline__ void store(U* row, int n, int lane) const {
 #pragma unroll
     for (int j = 0; j < kPer / kVec; ++j) {
       const int i = (j * 32 + lane) * kVec;
       if (i >= n) continue;
       if constexpr (kVec == 1) {
-        row[i] = convert<T>(v[j]);
+        row[i] = convert<U>(v[j]);
       } else {
-        Pack<T, kVec> p;
+        Pack<U, kVec> p;
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) p.x[e] = convert<T>(v[j * kVec + e]);
-        *reinterpret_cast<Pack<T, kVec>*>(row + i) = p;
+        for (int e = 0; e < kVec; ++e) p.x[e] = convert<U>(v[j * kVec + e]);
+        *reinterpret_cast<Pack<U, kVec>*>(row + i) = p;
       }
     }
   }
@@ -77,13 +78,13 @@ template <typename A> __device__ __forceinline__ A warp_sum(A v) {
 
 inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
-// Calls f(std::integral_constant<int, kPer>, std::integral_constant<int, kVec>) for a row of [n] elements of T
-// (1 <= n <= kWarpRowMax): kPer the smallest power of two with 32 * kPer >= n, kVec 16 bytes of T (at most kPer)
-// when [vec], else 1.
-template <typename T, typename F> cudaError_t with_row_shape(int64_t n, bool vec, F&& f) {
+// Calls f(std::integral_constant<int, kPer>, std::integral_constant<int, kVec>) for a row of [n] elements
+// (1 <= n <= kWarpRowMax) of types at most kBytes wide: kPer the smallest power of two with 32 * kPer >= n, kVec
+// 16 bytes of the widest type (at most kPer) when [vec], else 1.
+template <size_t kBytes, typename F> cudaError_t with_row_shape(int64_t n, bool vec, F&& f) {
   auto go = [&](auto per) {
     constexpr int kPer = decltype(per)::value;
-    constexpr int kWide = int(16 / sizeof(T)) < kPer ? int(16 / sizeof(T)) : kPer;
+    constexpr int kWide = int(16 / kBytes) < kPer ? int(16 / kBytes) : kPer;
     if (vec) return f(per, std::integral_constant<int, kWide>{});
     return f(per, std::integral_constant<int, 1>{});
   };
@@ -95,9 +96,11 @@ template <typename T, typename F> cudaError_t with_row_shape(int64_t n, bool vec
   return go(std::integral_constant<int, 32>{});
 }
 
-// Whether rows of [n] elements of T at the given pointers can be read as 16-byte vectors.
-template <typename T> bool rows_vectorisable(int64_t n, std::initializer_list<const void*> ptrs) {
-  if (n % int64_t(16 / sizeof(T)) != 0) return false;
+// Whether rows of [n] elements at the given bases (types at most kBytes wide) can be read and written as the
+// vectors with_row_shape<kBytes> picks: every base 16-byte aligned and n a multiple of 16 / kBytes, so each row
+// start and vector is aligned for every type involved.
+template <size_t kBytes> bool rows_vectorisable(int64_t n, std::initializer_list<const void*> ptrs) {
+  if (n % int64_t(16 / kBytes) != 0) return false;
   for (const void* p : ptrs)
     if (!aligned16(p)) return false;
   return true;

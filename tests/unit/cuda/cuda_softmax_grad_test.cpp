@@ -35,6 +35,26 @@ TEST_F(Cuda, SoftmaxForwardRowLengths) {
       }
 }
 
+// softmax(x, dtype=float32) of float16/bfloat16 rows (the warp kernel reads the half type and writes float32 up to
+// 1024 elements; longer rows, other dims and strided inputs are cast first), and the gradient back into the half type.
+TEST_F(Cuda, SoftmaxHalfIntoFloat32AndBack) {
+  for (DType t : {DType::float16, DType::bfloat16})
+    for (bool log : {false, true})
+      for (int64_t n : kRowLengths) {
+        const int64_t rows = n > 1000 ? 3 : 7;
+        const O fwd = log ? O::log_softmax : O::softmax;
+        const O bwd = log ? O::_log_softmax_backward_data : O::_softmax_backward_data;
+        EXPECT_TRUE(same_on_cuda(fwd, {input({rows, n}, t, 0.1, 0.0, 4.0), int64_t(1), DType::float32}, n))
+            << dtype_name(t) << " n=" << n;
+        EXPECT_TRUE(same_on_cuda(fwd, {misaligned(rows, n, t, 0.3), int64_t(-1), DType::float32}, n));
+        EXPECT_TRUE(same_on_cuda(fwd, {input({n, 3}, t, 0.2), int64_t(0), DType::float32}, n));  // not innermost
+        Tensor y = (log ? log_softmax : softmax)(input({rows, n}, DType::float32, 0.4, 0.0, 3.0), 1);
+        EXPECT_TRUE(same_on_cuda(bwd, {input({rows, n}, DType::float32, 0.7), y, int64_t(1), t}, n))
+            << "backward " << dtype_name(t) << " n=" << n;
+        EXPECT_TRUE(same_on_cuda(bwd, {misaligned(rows, n, DType::float32, 0.5), y, int64_t(-1), t}, n));
+      }
+}
+
 TEST_F(Cuda, SoftmaxForwardLayouts) {
   for (DType t : kFloats)
     for (O op : {O::softmax, O::log_softmax}) {
