@@ -1,6 +1,6 @@
 // Softmax and log_softmax kernels. When the softmax dim is innermost: a warp per row for rows of up to
 // kWarpRowMax elements (the row in registers, read once, 16-byte loads when aligned), a block per row for longer
-// ones; otherwise a thread per column of [outer, n, inner] (adjacent threads read adjacent elements either way).
+// ones (16-byte loads when aligned); otherwise a thread per column of [outer, n, inner] (adjacent threads read adjacent elements either way).
 // All compute max, sum of exp(x - max), then exp(x - max) / sum or x - max - log(sum), in float (double for f64).
 // The warp kernel also reads half types into float32 output (softmax(x, dtype=float32) without a cast pass).
 #include <cfloat>
@@ -44,21 +44,38 @@ __global__ void softmax_warp_rows(const T* in, U* out, int64_t rows, int n, bool
   x.store(out + row * n, n, lane);
 }
 
-// One block per row of n contiguous elements.
-template <typename T> __global__ void softmax_rows(const T* in, T* out, int64_t n, bool take_log) {
+// One block per row of n contiguous elements, read in vectors of kVec (n % kVec == 0, 16-byte aligned rows when
+// kVec > 1).
+template <typename T, int kVec> __global__ void softmax_rows(const T* in, T* out, int64_t n, bool take_log) {
   using A = compute_t<T>;
-  const T* x = in + int64_t(blockIdx.x) * n;
-  T* y = out + int64_t(blockIdx.x) * n;
+  using V = Pack<T, kVec>;
+  const V* x = reinterpret_cast<const V*>(in + int64_t(blockIdx.x) * n);
+  V* y = reinterpret_cast<V*>(out + int64_t(blockIdx.x) * n);
+  const int64_t nv = n / kVec;
   A m = lowest<A>();
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) m = max(m, A(widen(x[i])));
+  for (int64_t i = threadIdx.x; i < nv; i += blockDim.x) {
+    const V p = x[i];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) m = max(m, A(widen(p.x[e])));
+  }
   m = block_all<A, true>(m);
   A s = A(0);
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) s += exp(A(widen(x[i])) - m);
+  for (int64_t i = threadIdx.x; i < nv; i += blockDim.x) {
+    const V p = x[i];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) s += exp(A(widen(p.x[e])) - m);
+  }
   s = block_all<A, false>(s);
   const A ls = take_log ? A(log(s)) : A(0);
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-    const A v = A(widen(x[i])) - m;
-    y[i] = convert<T>(take_log ? A(v - ls) : A(exp(v) / s));
+  for (int64_t i = threadIdx.x; i < nv; i += blockDim.x) {
+    const V p = x[i];
+    V q;
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const A v = A(widen(p.x[e])) - m;
+      q.x[e] = convert<T>(take_log ? A(v - ls) : A(exp(v) / s));
+    }
+    y[i] = q;
   }
 }
 
@@ -108,7 +125,10 @@ cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, in
     const T* x = static_cast<const T*>(in);
     T* y = static_cast<T*>(out);
     if (inner == 1 && n <= kWarpRowMax) return launch_warp_rows(s, x, y, outer, n, take_log);
-    if (inner == 1) softmax_rows<T><<<unsigned(outer), kThreads, 0, s>>>(x, y, n, take_log);
+    constexpr int kWide = int(16 / sizeof(T));
+    if (inner == 1 && rows_vectorisable<sizeof(T)>(n, {x, y}))
+      softmax_rows<T, kWide><<<unsigned(outer), kThreads, 0, s>>>(x, y, n, take_log);
+    else if (inner == 1) softmax_rows<T, 1><<<unsigned(outer), kThreads, 0, s>>>(x, y, n, take_log);
     else softmax_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(x, y, outer, n, inner, take_log);
     return cudaGetLastError();
   };

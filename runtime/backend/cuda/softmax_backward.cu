@@ -1,8 +1,9 @@
 // The softmax/log_softmax gradient kernels (_softmax_backward_data, _log_softmax_backward_data): per row of the
 // softmax dim, s = sum(g * y) (softmax) or sum(g) (log_softmax), then y * (g - s) or g - exp(y) * s, in float
 // (double for f64). The same three layouts as the forward (softmax.cu): a warp per short innermost row (grad and
-// output held in registers, read once), a block per long innermost row, a thread per column otherwise. The warp
-// kernel also writes float32 operands' gradient as a half type (softmax(x, dtype=float32) of a half x).
+// output held in registers, read once), a block per long innermost row (16-byte loads when aligned), a thread per
+// column otherwise. The warp kernel also writes float32 operands' gradient as a half type (softmax(x,
+// dtype=float32) of a half x).
 #include "runtime/backend/cuda/device_common.cuh"
 #include "runtime/backend/cuda/warp_rows.cuh"
 
@@ -34,15 +35,30 @@ __global__ void softmax_grad_warp_rows(const T* grad, const T* y, U* out, int64_
   g.store(out + row * n, n, lane);
 }
 
-// One block per row of n contiguous elements.
-template <typename T> __global__ void softmax_grad_rows(const T* grad, const T* y, T* out, int64_t n, bool log) {
+// One block per row of n contiguous elements, read in vectors of kVec (n % kVec == 0, 16-byte aligned rows when
+// kVec > 1).
+template <typename T, int kVec>
+__global__ void softmax_grad_rows(const T* grad, const T* y, T* out, int64_t n, bool log) {
   using A = compute_t<T>;
-  const int64_t base = int64_t(blockIdx.x) * n;
+  using V = Pack<T, kVec>;
+  const int64_t base = int64_t(blockIdx.x) * n, nv = n / kVec;
+  const V* g = reinterpret_cast<const V*>(grad + base);
+  const V* o = reinterpret_cast<const V*>(y + base);
+  V* gi = reinterpret_cast<V*>(out + base);
   A s = A(0);
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) s += row_term(A(widen(grad[base + i])), A(widen(y[base + i])), log);
+  for (int64_t i = threadIdx.x; i < nv; i += blockDim.x) {
+    const V gp = g[i], op = o[i];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) s += row_term(A(widen(gp.x[e])), A(widen(op.x[e])), log);
+  }
   s = block_all<A, false>(s);
-  for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
-    out[base + i] = convert<T>(grad_of(A(widen(grad[base + i])), A(widen(y[base + i])), s, log));
+  for (int64_t i = threadIdx.x; i < nv; i += blockDim.x) {
+    const V gp = g[i], op = o[i];
+    V q;
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) q.x[e] = convert<T>(grad_of(A(widen(gp.x[e])), A(widen(op.x[e])), s, log));
+    gi[i] = q;
+  }
 }
 
 // One thread per (outer, inner) column; elements of a column are [inner] apart.
@@ -90,7 +106,10 @@ cudaError_t launch_softmax_backward(cudaStream_t s, Elem t, const void* grad, co
     const T* y = static_cast<const T*>(out);
     T* gi = static_cast<T*>(grad_input);
     if (inner == 1 && n <= kWarpRowMax) return launch_warp_rows(s, g, y, gi, outer, n, log);
-    if (inner == 1) softmax_grad_rows<T><<<unsigned(outer), kThreads, 0, s>>>(g, y, gi, n, log);
+    constexpr int kWide = int(16 / sizeof(T));
+    if (inner == 1 && rows_vectorisable<sizeof(T)>(n, {grad, out, grad_input}))
+      softmax_grad_rows<T, kWide><<<unsigned(outer), kThreads, 0, s>>>(g, y, gi, n, log);
+    else if (inner == 1) softmax_grad_rows<T, 1><<<unsigned(outer), kThreads, 0, s>>>(g, y, gi, n, log);
     else softmax_grad_columns<T><<<grid_for(outer * inner), kThreads, 0, s>>>(g, y, gi, outer, n, inner, log);
     return cudaGetLastError();
   };

@@ -13,8 +13,9 @@ namespace {
 using O = OpId;
 
 // Row lengths around the kernels' boundaries: 1, a warp (32), the vector widths, 8 and 16 halves per lane, the
-// warp-per-row limit (1024) and a block per row beyond it.
-const int64_t kRowLengths[] = {1, 5, 8, 31, 32, 33, 64, 100, 256, 257, 1000, 1024, 1025, 5000};
+// warp-per-row limit (1024) and a block per row beyond it (1025: element loads; 1028: float32 and float64 vectors
+// only; 5000: vectors in every dtype).
+const int64_t kRowLengths[] = {1, 5, 8, 31, 32, 33, 64, 100, 256, 257, 1000, 1024, 1025, 1028, 5000};
 
 Tensor classes(const std::vector<double>& v, const Dims& shape) { return make(v, shape, DType::int64); }
 
