@@ -51,7 +51,8 @@ Tensors k_log_softmax_backward(const ArgReader& a, const KernelContext& kc) {
   return one_tensor(softmax_grad(a, kc, true));
 }
 
-// Per row: the value written at its target class (0 for an ignored row), and the total weight 'mean' divides by.
+// Per row: the value written at its target class, -w[k] * grad (divided by the total weight under 'mean'), and
+// that class (-1 for an ignored row: nothing written). An out-of-range class is the forward's IndexError.
 struct NllGradValues {
   std::vector<double> value;
   std::vector<int64_t> cls;  // -1: nothing written
