@@ -12,6 +12,7 @@
 #include "runtime/autograd/grid_sampler_rules.hpp"
 #include "runtime/autograd/linalg_rules.hpp"
 #include "runtime/autograd/scatter_extra_rules.hpp"
+#include "runtime/autograd/softmax_rules.hpp"
 #include "runtime/backend/common/derived_inplace.hpp"
 #include "runtime/backend/common/implicit_composites.hpp"
 #include "runtime/backend/common/norm_backward.hpp"
@@ -322,23 +323,6 @@ Tensor loss_grad(C c, size_t red_arg, const Dims& shape) {
 
 Dims pair_shape(C c) { return broadcast_shapes(c.sizes(0), c.sizes(1), "loss"); }
 Tensor weighted(C c, size_t i, const Tensor& t) { return c.has(i) ? t * c.in(i) : t; }
-
-Tensors nll_rule(C c) {
-  Tensor t = c.in(1);
-  const int64_t C_ = c.sizes(0).size() == 1 ? c.sizes(0)[0] : c.sizes(0)[1];
-  Tensor valid = ne(t, c.a.i64(3)), safe = where(valid, t, wrap_number(Scalar(int64_t(0))));
-  Tensor coef = valid.to(c.meta(0).dtype);
-  if (c.has(2)) coef = coef * index_select(c.in(2), 0, safe.reshape({-1})).reshape(t.sizes());
-  std::string red = c.a.str(4);
-  Tensor s = red == "none" ? c.g() * coef : red == "sum" ? coef * c.g() : coef * c.g() / sum(coef);
-  Tensor hot = one_hot(safe, C_);
-  if (hot.dim() > 1) {
-    Dims perm{0, hot.dim() - 1};
-    for (int64_t d = 1; d < hot.dim() - 1; ++d) perm.push_back(d);
-    return {neg(hot.permute(perm) * s.unsqueeze(1))};
-  }
-  return {neg(hot * s)};
-}
 
 Tensors bce_rule(C c) {
   Tensor x = c.in(0), t = c.in(1), gr = loss_grad(c, 3, c.sizes(0));
@@ -726,12 +710,6 @@ void nn_rules(Table& t) {
   t[size_t(O::batch_norm_backward)] = {0, nullptr, common::batch_norm_backward_math};
   t[size_t(O::group_norm)] = {in_(0) | in_(2), group_norm_rule};
   t[size_t(O::group_norm_backward)] = {0, nullptr, common::group_norm_backward_math};
-  t[size_t(O::softmax)] = {out_(0), [](C c) {
-    Tensor y = c.out(0), g = c.g();
-    return Tensors{y * (g - sum(g * y, Dims{c.a.i64(1)}, true))}; }};
-  t[size_t(O::log_softmax)] = {out_(0), [](C c) {
-    Tensor g = c.g();
-    return Tensors{g - exp(c.out(0)) * sum(g, Dims{c.a.i64(1)}, true)}; }};
   t[size_t(O::dropout)] = {0, nullptr, decompose_dropout};
   t[size_t(O::native_dropout)] = {out_(1), [](C c) {
     double p = c.a.f64(1), scale = !c.a.boolean(2) ? 1.0 : p >= 1 ? 0.0 : 1.0 / (1.0 - p);
@@ -740,7 +718,7 @@ void nn_rules(Table& t) {
 
 void loss_rules(Table& t) {
   t[size_t(O::cross_entropy)] = {0, nullptr, decompose_cross_entropy};
-  t[size_t(O::nll_loss)] = {in_(1) | in_(2), nll_rule};
+  add_softmax_rules(t);  // softmax, log_softmax, nll_loss and their gradient ops
   t[size_t(O::mse_loss)] = {in_(0) | in_(1), [](C c) {
     Tensor d = (c.in(0) - c.in(1)) * loss_grad(c, 2, pair_shape(c)) * 2.0;
     return c.grads([&] { return d; }, [&] { return neg(d); }); }};

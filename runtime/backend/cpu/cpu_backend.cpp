@@ -53,6 +53,7 @@ class CpuBackend final : public Backend {
     register_norm_kernels(table_);
     register_channel_norm_kernels(table_);
     register_loss_kernels(table_);
+    register_softmax_grad_kernels(table_);
     register_linalg_kernels(table_);
     register_linalg_solve_kernels(table_);
     register_matrix_exp_kernels(table_);

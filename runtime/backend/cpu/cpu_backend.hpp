@@ -64,6 +64,7 @@ void register_pool_kernels(KernelTable& t);
 void register_norm_kernels(KernelTable& t);
 void register_channel_norm_kernels(KernelTable& t);
 void register_loss_kernels(KernelTable& t);
+void register_softmax_grad_kernels(KernelTable& t);  // softmax/log_softmax/nll_loss gradients (softmax_grad_kernels.cpp)
 void register_linalg_kernels(KernelTable& t);
 void register_linalg_solve_kernels(KernelTable& t);  // lu_factor_ex, det, slogdet, solve, solve_triangular, eigh
 void register_matrix_exp_kernels(KernelTable& t);  // linalg_matrix_exp (linalg_matrix_exp.cpp)

@@ -62,6 +62,7 @@ const KernelTable& kernel_table() {
     common::register_portable_kernels(t);   // isclose, diagonal_backward (composed on every backend)
     common::register_host_fallback_kernels(t);  // cholesky, inverse, qr, svd: the CPU kernels on host copies
     cuda::register_softmax_kernels(t);
+    cuda::register_softmax_grad_kernels(t);
     cuda::register_extreme_kernels(t);
     cuda::register_index_kernels(t);
     cuda::register_norm_kernels(t);

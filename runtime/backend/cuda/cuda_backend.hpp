@@ -79,6 +79,7 @@ void register_ternary_kernels(KernelTable& t);
 void register_amp_kernels(KernelTable& t);
 void register_fused_optim_kernels(KernelTable& t);  // _fused_sgd_, _fused_adam_, _fused_adamw_
 void register_softmax_kernels(KernelTable& t);
+void register_softmax_grad_kernels(KernelTable& t);  // softmax/log_softmax/nll_loss gradients (softmax_grad_kernels.cpp)
 void register_extreme_kernels(KernelTable& t);
 void register_index_kernels(KernelTable& t);
 void register_norm_kernels(KernelTable& t);

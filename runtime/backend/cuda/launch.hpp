@@ -181,6 +181,23 @@ cudaError_t launch_fused_sgd(cudaStream_t s, Elem t, const FusedList& list, cons
 // exp(x - max) / sum or x - max - log(sum).
 cudaError_t launch_softmax(cudaStream_t s, Elem t, const void* in, void* out, int64_t outer, int64_t n,
                            int64_t inner, bool log);
+// Innermost rows of up to kWarpRowMax elements take a warp each (softmax.cu, softmax_backward.cu); only they have
+// the mixed-type launches below.
+inline constexpr int64_t kWarpRowMax = 1024;
+// softmax(x, dtype=float32) of float16/bfloat16 [t] rows [outer, n] (n <= kWarpRowMax) into float32, the cast
+// folded into the read (the values of casting first).
+cudaError_t launch_softmax_to_f32(cudaStream_t s, Elem t, const void* in, float* out, int64_t outer, int64_t n,
+                                  bool log);
+// The gradient of softmax (log_softmax when [log]) from grad and the forward's output, contiguous [outer, n, inner]
+// blocks of [t] (a float type), into grad_input of the same type and layout (softmax_backward.cu): per (outer,
+// inner), s = sum over n of grad * out (of grad for log), then out * (grad - s) (grad - exp(out) * s), in float
+// (double for f64).
+cudaError_t launch_softmax_backward(cudaStream_t s, Elem t, const void* grad, const void* out, void* grad_input,
+                                    int64_t outer, int64_t n, int64_t inner, bool log);
+// The same from float32 grad and output rows [outer, n] (n <= kWarpRowMax) into float16/bfloat16 [out_t]
+// (softmax(x, dtype=float32) of a half x): computed in float and rounded once, as computing then casting.
+cudaError_t launch_softmax_backward_from_f32(cudaStream_t s, Elem out_t, const float* grad, const float* out,
+                                            void* grad_input, int64_t outer, int64_t n, bool log);
 
 // Per-row class losses over log-probabilities lp[rows, C] of [acc] (f32 or f64), weights w[C] (null: all 1).
 // Class-index targets (int64, [probs] null): loss[r] = (1 - smoothing) * -w[k] lp[r, k] + smoothing / C *
@@ -199,6 +216,19 @@ cudaError_t launch_class_loss(cudaStream_t s, Elem acc, const ClassLoss& a, void
 // out[0] = sum(loss[rows]) / (row_weight ? sum(row_weight) : denominator), accumulated in double; [acc] as above.
 cudaError_t launch_loss_total(cudaStream_t s, Elem acc, const void* loss, const void* row_weight, int64_t rows,
                               double denominator, void* out);
+// nll_loss's gradient into out ([batch, classes, inner] of [out_t], a float type; zeroed here): for row r = (b, s)
+// with class k = target[r] (not ignore_index, in range), out[b, k, s] = -w[k] * grad[r] ([grad] of one element
+// unless [per_row]) divided by the total weight of those rows when [mean]; computed in double, rounded once.
+// [grad] and [weight] (null: all 1) are f64 for an f64 [out_t], else f32. Out-of-range classes are skipped (the
+// forward gave a NaN loss; the CPU raises). [total] is one double of device scratch (written when [mean]).
+struct NllGrad {
+  const void* grad = nullptr;
+  const int64_t* target = nullptr;
+  const void* weight = nullptr;
+  int64_t batch = 0, classes = 0, inner = 1, ignore_index = -100;
+  bool per_row = false, mean = false;
+};
+cudaError_t launch_nll_backward(cudaStream_t s, Elem out_t, const NllGrad& a, double* total, void* out);
 // out[n, classes] (int64, zero-filled by the caller) gets 1 at (i, index[i]) for indices in range.
 cudaError_t launch_one_hot(cudaStream_t s, const int64_t* index, int64_t n, int64_t classes, int64_t* out);
 

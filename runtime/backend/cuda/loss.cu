@@ -1,5 +1,6 @@
 // Class-loss kernels for nll_loss and cross_entropy (a thread per row over log-probabilities), the loss
-// total (one block, double accumulation) and one_hot.
+// total (one block, double accumulation), one_hot, and nll_loss's gradient (a total-weight block, then a thread per
+// row writing its one value into the zeroed gradient).
 #include "runtime/backend/cuda/device_common.cuh"
 
 namespace amps::rt::cuda {
@@ -68,6 +69,38 @@ __global__ void one_hot_kernel(const int64_t* index, int64_t n, int64_t classes,
   }
 }
 
+// The total weight of the rows nll_loss's 'mean' divides by (valid, in-range targets), in double.
+template <typename A> __global__ void nll_total_kernel(NllGrad a, double* total) {
+  __shared__ double part[kThreads];
+  const A* w = static_cast<const A*>(a.weight);
+  double sum = 0;
+  for (int64_t r = threadIdx.x; r < a.batch * a.inner; r += blockDim.x) {
+    const int64_t k = a.target[r];
+    if (k != a.ignore_index && k >= 0 && k < a.classes) sum += w ? double(w[k]) : 1.0;
+  }
+  part[threadIdx.x] = sum;
+  __syncthreads();
+  for (int d = kThreads / 2; d > 0; d /= 2) {
+    if (int(threadIdx.x) < d) part[threadIdx.x] += part[threadIdx.x + d];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *total = part[0];
+}
+
+template <typename T> __global__ void nll_grad_kernel(NllGrad a, const double* total, T* out) {
+  using A = compute_t<T>;
+  const A* g = static_cast<const A*>(a.grad);
+  const A* w = static_cast<const A*>(a.weight);
+  const int64_t rows = a.batch * a.inner;
+  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < rows; r += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t k = a.target[r];
+    if (k == a.ignore_index || k < 0 || k >= a.classes) continue;
+    double v = -(w ? double(w[k]) : 1.0) * double(g[a.per_row ? r : 0]);
+    if (a.mean) v /= *total;
+    out[((r / a.inner) * a.classes + k) * a.inner + r % a.inner] = convert<T>(v);
+  }
+}
+
 // Calls f(Tag<A>{}) for the accumulation types f32 and f64.
 template <typename F> cudaError_t with_acc(Elem acc, F&& f) {
   if (acc == Elem::f32) return f(Tag<float>{});
@@ -100,6 +133,18 @@ cudaError_t launch_one_hot(cudaStream_t s, const int64_t* index, int64_t n, int6
   if (n == 0) return cudaSuccess;
   one_hot_kernel<<<grid_for(n), kThreads, 0, s>>>(index, n, classes, out);
   return cudaGetLastError();
+}
+
+cudaError_t launch_nll_backward(cudaStream_t s, Elem out_t, const NllGrad& a, double* total, void* out) {
+  return with_float_elem(out_t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t rows = a.batch * a.inner;
+    cudaError_t e = cudaMemsetAsync(out, 0, size_t(rows * a.classes) * sizeof(T), s);  // 0 bits: +0.0 in every float type
+    if (e != cudaSuccess || rows == 0 || a.classes == 0) return e;
+    if (a.mean) nll_total_kernel<compute_t<T>><<<1, kThreads, 0, s>>>(a, total);
+    nll_grad_kernel<T><<<grid_for(rows), kThreads, 0, s>>>(a, total, static_cast<T*>(out));
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace amps::rt::cuda

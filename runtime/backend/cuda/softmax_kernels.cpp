@@ -23,13 +23,29 @@ Tensor softmax_along(const Tensor& x, int64_t dim, bool log) {
   return out;
 }
 
+// softmax(x, dtype=float32) of a float16/bfloat16 [x1] along its innermost dim of up to kWarpRowMax: the kernel
+// reads the half type and writes float32 (the values of casting first, without the cast's pass over x).
+bool reads_half_into_f32(const Tensor& x1, std::optional<DType> dt, int64_t dim) {
+  const bool half = x1.dtype() == DType::float16 || x1.dtype() == DType::bfloat16;
+  return half && dt == DType::float32 && dim == x1.dim() - 1 && x1.size(dim) <= kWarpRowMax;
+}
+
+Tensor softmax_half_into_f32(const Tensor& x1, bool log) {
+  Tensor xc = contiguous(x1), out = Tensor::empty(x1.sizes(), DType::float32, x1.device());
+  const int64_t n = x1.size(-1), rows = n ? x1.numel() / n : 0;
+  check(launch_softmax_to_f32(stream(x1.device()), elem(x1.dtype()), device_data(xc),
+                              static_cast<float*>(device_data(out)), rows, n, log), log ? "log_softmax" : "softmax");
+  return out;
+}
+
 Tensor softmax_impl(const ArgReader& a, bool log) {
   Tensor x = a.tensor(0);
-  if (std::optional<DType> dt = a.opt_dtype(2)) x = cast(x, *dt);
+  const std::optional<DType> dt = a.opt_dtype(2);
   Tensor x1 = x.dim() == 0 ? native::unsqueeze(x, 0) : x;
   const int64_t dim = wrap_dim(a.i64(1), x1.dim());
-  common::check_softmax_dtype(x.dtype(), dim, x1.dim(), log);  // the CPU kernel's refusal of integers
-  Tensor out = softmax_along(x1, dim, log);
+  common::check_softmax_dtype(dt.value_or(x.dtype()), dim, x1.dim(), log);  // the CPU kernel's refusal of integers
+  Tensor out = reads_half_into_f32(x1, dt, dim) ? softmax_half_into_f32(x1, log)
+                                                : softmax_along(dt ? cast(x1, *dt) : x1, dim, log);
   return x.dim() == 0 ? native::squeeze(out, {0}) : out;
 }
 

@@ -21,6 +21,8 @@ TEST_F(Cuda, SoftmaxAlongEveryDim) {
     EXPECT_TRUE(test::throws_error([&] {
       dispatch(OpId::softmax, {make({1, 2, 3}, {3}, DType::int64).to(d), int64_t(0), std::nullopt});
     }, "RuntimeError", "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")) << device_str(d);
+  // an integer input needs dtype= (without it the CPU raises "softmax_lastdim_kernel_impl" not implemented)
+  EXPECT_TRUE(same_on_cuda(OpId::softmax, {make({1, 2, 3}, {3}, DType::int64), int64_t(0), DType::float32}, 3));
 }
 
 Tensor classes(const std::vector<double>& v, const Dims& shape) { return make(v, shape, DType::int64); }

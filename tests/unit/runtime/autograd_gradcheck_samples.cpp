@@ -343,6 +343,19 @@ std::vector<Sample> samples() {
       {"nll_loss", O::nll_loss, [=](Rand& r) { return Args{T(r, {4, 5}), r.ints({4}, 5), P(r, {5}), int64_t(1), "mean"}; },
        {2}},
       {"nll_loss_2d", O::nll_loss, [=](Rand& r) { return Args{T(r, {2, 3, 2}), r.ints({2, 2}, 3), none, int64_t(-100), "none"}; }},
+      // the gradient ops softmax, log_softmax and nll_loss record (their decompositions under create_graph)
+      {"_softmax_backward_data", O::_softmax_backward_data, [=](Rand& r) {
+         return Args{T(r, {3, 4}), softmax(T(r, {3, 4}), 1), int64_t(-1), DType::float64};
+       }},
+      {"_log_softmax_backward_data", O::_log_softmax_backward_data, [=](Rand& r) {
+         return Args{T(r, {3, 4, 2}), log_softmax(T(r, {3, 4, 2}), 1), int64_t(1), DType::float64};
+       }},
+      {"nll_loss_backward", O::nll_loss_backward, [=](Rand& r) {
+         return Args{T(r, {}), r.ints({4}, 5), P(r, {5}), Dims{4, 5}, int64_t(1), "mean"};
+       }},
+      {"nll_loss_backward_2d", O::nll_loss_backward, [=](Rand& r) {
+         return Args{T(r, {2, 2}), r.ints({2, 2}, 3), none, Dims{2, 3, 2}, int64_t(-100), "none"};
+       }},
       {"mse_loss", O::mse_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean"}; }},
       {"l1_loss", O::l1_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "sum"}; }},
       {"huber_loss", O::huber_loss, [=](Rand& r) { return Args{T(r, {3, 4}), T(r, {3, 4}), "mean", 0.5}; }},

@@ -237,6 +237,9 @@ const std::set<std::string> kSecondOrder = {
     // the adjoints conv2d's and max_pool2d's gradients are made of (a gradient penalty differentiates them)
     "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_backward", "max_pool2d_backward_overlap", "threshold_backward",
     "gelu_tanh", "gelu_backward", "gelu_backward_tanh",
+    // softmax's, log_softmax's and nll_loss's gradient ops (decomposed when differentiated)
+    "nll_loss", "nll_loss_2d", "_softmax_backward_data", "_log_softmax_backward_data", "nll_loss_backward",
+    "nll_loss_backward_2d",
     "convolution_backward_input", "convolution_backward_input_transposed", "convolution_backward_weight",
     "convolution_backward_weight_grouped", "convolution_backward_weight_transposed"};
 
@@ -301,6 +304,7 @@ TEST(AutogradTable, EveryDifferentiableOpHasARuleAndASample) {
   }
   for (O id : {O::index_add, O::scatter_add, O::slice_backward, O::select_backward, O::avg_pool2d_backward,
                O::max_pool2d_backward, O::convolution_backward_input, O::convolution_backward_weight, O::gelu_backward,
+               O::_softmax_backward_data, O::_log_softmax_backward_data, O::nll_loss_backward,
                O::grid_sampler_2d_backward, O::grid_sampler_3d_backward})
     EXPECT_TRUE(cpu_backend().supports(id, DType::float64)) << op_id_name(id);
 }

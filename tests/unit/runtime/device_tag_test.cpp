@@ -311,6 +311,10 @@ void loss_family() {
   run(OpId::multi_margin_loss, {logits, target});
   run(OpId::cosine_similarity, {logits, b});
   run(OpId::cosine_similarity, {X({3}), X({3}, DType::float32, 1.0), int64_t(0)});
+  // the gradient ops of softmax, log_softmax and nll_loss
+  run(OpId::_softmax_backward_data, {logits, b, int64_t(1), DType::float32});
+  run(OpId::_log_softmax_backward_data, {logits, b, int64_t(-1), DType::float64});
+  run(OpId::nll_loss_backward, {Xv({1.0}, {}), target, X({3}), Dims{2, 3}, int64_t(-100), "mean"});
 }
 
 // The LU factorizations, their unpacking and solves (the pivots int32 on the device too) and matrix_exp.
