@@ -29,7 +29,7 @@ done | sort -u | while read -r name path; do
   [[ "$name" =~ $skip ]] && continue
   cp -L "$path" "$OUT/lib/$name"
 done
-strip --strip-unneeded "$OUT"/bin/* 2>/dev/null || true
+strip --strip-unneeded "$OUT"/bin/* "$OUT"/lib/libamps.so 2>/dev/null || true
 
 tar czf .gpu/amps-gpu.tgz -C "$OUT" bin lib
 rm -rf "$OUT"

@@ -29,6 +29,45 @@ void softmax_rows(const double* in, double* out, int64_t rows, int64_t n, bool l
   }
 }
 
+// NaN tests on the stored bits of the oneDNN dtypes (float16: exponent 0x7C00, bfloat16: 0x7F80, both with a
+// nonzero mantissa).
+bool is_nan_at(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DType::float32: return std::isnan(t.data<float>()[i]);
+    case DType::float16: return (t.data<uint16_t>()[i] & 0x7FFF) > 0x7C00;
+    default: return (t.data<uint16_t>()[i] & 0x7FFF) > 0x7F80;
+  }
+}
+
+void set_nan_at(Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DType::float32: t.data<float>()[i] = NAN; break;
+    case DType::float16: t.data<uint16_t>()[i] = 0x7E00; break;
+    default: t.data<uint16_t>()[i] = 0x7FC0; break;
+  }
+}
+
+// PyTorch's softmax makes a row holding a NaN NaN throughout; oneDNN's max skips NaNs, so only the NaN's own place
+// comes out NaN ([nan, 1, 2] gives [nan, 0.27, 0.73]). One scan of the (contiguous) output finds such places; the
+// rows through them along [dim] are then filled with NaN.
+void nan_rows_throughout(Tensor& out, int64_t dim) {
+  const int64_t n = out.size(dim), inner = out.stride(dim), total = out.numel();
+  bool any = false;
+  if (out.dtype() == DType::float32) {
+    const float* p = out.data<float>();
+    for (int64_t i = 0; i < total; ++i) any |= std::isnan(p[i]);  // branch-free: vectorised
+  } else {
+    for (int64_t i = 0; i < total && !any; ++i) any = is_nan_at(out, i);
+  }
+  if (!any) return;
+  for (int64_t o = 0; o < total; o += n * inner)
+    for (int64_t j = 0; j < inner; ++j) {
+      bool bad = false;
+      for (int64_t i = 0; i < n && !bad; ++i) bad = is_nan_at(out, o + i * inner + j);
+      for (int64_t i = 0; bad && i < n; ++i) set_nan_at(out, o + i * inner + j);
+    }
+}
+
 Tensor softmax_impl(const ArgReader& a, const KernelContext& kc, bool log) {
   Tensor x = a.tensor(0);
   if (std::optional<DType> dt = a.opt_dtype(2)) x = cast(x, *dt);
@@ -38,6 +77,7 @@ Tensor softmax_impl(const ArgReader& a, const KernelContext& kc, bool log) {
   Tensor out = Tensor::empty(x1.sizes(), x1.dtype(), kc.device);
   if (out.numel() > 0 && dnnl_dtype_ok(x1.dtype())) {
     dnnl_cpu::softmax_forward(dnnl_arg(x1), dnnl_arg(out), int(dim), log);
+    nan_rows_throughout(out, dim);
   } else if (out.numel() > 0) {
     Tensor rows = contiguous(native::transpose(x1, dim, -1));
     Tensor res = Tensor::empty(rows.sizes(), DType::float64, kc.device);
