@@ -8,11 +8,7 @@
 
 #include <math.h>
 
-#ifdef __CUDACC__
-#define AMPS_HD __host__ __device__ __forceinline__
-#else
-#define AMPS_HD inline
-#endif
+#include "runtime/backend/common/host_device.hpp"
 
 namespace amps::rt::fused {
 

@@ -8,18 +8,14 @@
 #include <math.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define AMPS_SPECIAL_HD __host__ __device__ __forceinline__
-#else
-#define AMPS_SPECIAL_HD inline
-#endif
+#include "runtime/backend/common/host_device.hpp"
 
 namespace amps::rt::special {
 
 constexpr double kPi = 3.14159265358979323846;
 
 // digamma of x >= 0 (x = 0 gives -inf): recurrence up to 10, then the asymptotic series.
-AMPS_SPECIAL_HD double digamma_nonnegative(double x) {
+AMPS_HD double digamma_nonnegative(double x) {
   if (x == 0) return -INFINITY;
   double result = 0;
   while (x < 10) {
@@ -41,7 +37,7 @@ AMPS_SPECIAL_HD double digamma_nonnegative(double x) {
 }
 
 // digamma(x): the reflection formula below 0 (NaN at negative integers); -0 gives +inf, as PyTorch's.
-AMPS_SPECIAL_HD double digamma(double x) {
+AMPS_HD double digamma(double x) {
   if (x == 0) return ::signbit(x) ? INFINITY : -INFINITY;
   if (x >= 0) return digamma_nonnegative(x);
   if (x == ::trunc(x)) return NAN;
@@ -51,7 +47,7 @@ AMPS_SPECIAL_HD double digamma(double x) {
 }
 
 // trigamma(x): the reflection formula below 1/2, six recurrence steps, then the asymptotic series.
-AMPS_SPECIAL_HD double trigamma(double x) {
+AMPS_HD double trigamma(double x) {
   double sign = +1, result = 0;
   if (x < 0.5) {
     sign = -1;
@@ -69,7 +65,7 @@ AMPS_SPECIAL_HD double trigamma(double x) {
 }
 
 // Hurwitz zeta(x, q) = sum over k >= 0 of (k + q)^-x (Cephes: direct sum, then Euler-Maclaurin).
-AMPS_SPECIAL_HD double zeta(double x, double q) {
+AMPS_HD double zeta(double x, double q) {
   const double MACHEP = 1.11022302462515654042E-16;
   const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
                       -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
@@ -110,7 +106,7 @@ AMPS_SPECIAL_HD double zeta(double x, double q) {
 }
 
 // polygamma(n, x), the n-th derivative of digamma (n >= 0): (-1)^(n+1) n! zeta(n + 1, x) from n = 2.
-AMPS_SPECIAL_HD double polygamma(int64_t n, double x) {
+AMPS_HD double polygamma(int64_t n, double x) {
   if (n == 0) return digamma(x);
   if (n == 1) return trigamma(x);
   double factorial = 1;

@@ -5,13 +5,9 @@
 
 #include <cstdint>
 
+#include "runtime/backend/common/host_device.hpp"
 #include "runtime/backend/cuda/launch.hpp"
 
-#ifdef __CUDACC__
-#define AMPS_HD __host__ __device__ __forceinline__
-#else
-#define AMPS_HD inline
-#endif
 #ifdef __CUDA_ARCH__  // the device pass only: host compilers warn about the pragma
 #define AMPS_UNROLL _Pragma("unroll")
 #else
