@@ -61,6 +61,9 @@ amps_cli_test(argparse_bad_value 2 "${CMAKE_CURRENT_SOURCE_DIR}/cli/argparse_dem
               "-DSTDERR=argparse_demo.amps: error: argument --lr: invalid float value: 'x'\n$")
 amps_cli_test(profile_table 0 "--profile|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())" "-DSTDOUT=^64.0\n$"
               "-DSTDERR=^profile: [0-9.]+ ms wall, [0-9.]+ ms \\([0-9]+%\\) in 3 op calls.*\n  mm +float32 +cpu +1 ")
+# --profile-gpu waits for the device around each op (no device here: the same table); --profile-rows cuts it.
+amps_cli_test(profile_gpu_rows 0 "--profile-gpu|--profile-rows|1|-e|let a = ones(4, 4)\nprint(mm(a, a).sum().item())"
+              "-DSTDOUT=^64.0\n$" "-DSTDERR=in 3 op calls.*\n  mm +float32 +cpu +1 [^\n]*\n  \\(2 more rows")
 amps_cli_test(profile_after_an_error 1 "--profile|-e|let a = ones(2, 2)\nmm(a, ones(3, 3))"
               "-DSTDERR=mm: shapes \\(2, 2\\) and \\(3, 3\\) cannot be multiplied.*\nprofile: .* in 2 op calls")
 # Both streams into one file (a non-terminal, so stdout is block-buffered): the script's order is kept.
@@ -71,7 +74,7 @@ set_tests_properties(cli/stdout_flushed_before_diagnostics PROPERTIES LABELS lan
                      PASS_REGULAR_EXPRESSION "^first\nloop: 1/1[^\n]*\nlast\n$")
 
 # Every benchmark script runs at a tiny size, so `make bench` cannot be the first to find one broken.
-foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16" "lstm|1" "mm|5|bf16|512")
+foreach(spec "dispatch|50" "mlp|1" "cnn|1" "gpt_block|1|2|8|32|2|1|16" "lstm|1" "mm|5|bf16|512" "cuda_ops|1")
   string(REPLACE "|" ";" parts "${spec}")
   list(POP_FRONT parts name)
   string(REPLACE ";" "|" rest "${parts}")
