@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 OUT=.gpu/stage
-rm -rf .gpu
+rm -rf "$OUT" .gpu/amps-gpu.tgz  # other files in .gpu (a call script carried with it) stay
 mkdir -p "$OUT/bin" "$OUT/lib"
 
 # golden_runner: tests/lang/cuda/*.amps there. The CPU test binaries stay here (CI runs them; together they
