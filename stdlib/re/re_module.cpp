@@ -89,7 +89,7 @@ Value re_compile(Vm& vm, Call& c) {
                        Value::list(parents)});
 }
 
-// Runs one match; the spans (start, end of group 0..groups) in characters, -1 for unset groups, or empty.
+// Runs one match: the spans (start, end of groups 0..groups) in characters (-1: unset) and in bytes; false for none.
 struct Matcher {
   Code* code;
   std::string text;
@@ -98,7 +98,7 @@ struct Matcher {
   Matcher(Code* c, std::string s) : code(c), text(std::move(s)), off(text), md(pcre2_match_data_create_from_pattern(c->code, nullptr)) {}
   ~Matcher() { pcre2_match_data_free(md); }
 
-  bool run(int64_t pos, int64_t endpos, uint32_t options, std::vector<int64_t>& spans) {
+  bool run(int64_t pos, int64_t endpos, uint32_t options, std::vector<int64_t>& spans, std::vector<size_t>& bytes) {
     int rc = pcre2_match(code->code, reinterpret_cast<PCRE2_SPTR>(text.data()), off.byte[endpos], off.byte[pos], options, md, nullptr);
     if (rc == PCRE2_ERROR_NOMATCH) return false;
     if (rc < 0) fail("RuntimeError", "re: " + pcre_message(rc) + " (PCRE2 match error)");
@@ -107,10 +107,13 @@ struct Matcher {
     uint32_t groups = 0;
     pcre2_pattern_info(code->code, PCRE2_INFO_CAPTURECOUNT, &groups);
     spans.clear();
+    bytes.clear();
     for (uint32_t g = 0; g <= groups; ++g) {
       bool set = g < n && ov[2 * g] != PCRE2_UNSET;
       spans.push_back(set ? off.char_of(ov[2 * g]) : -1);
       spans.push_back(set ? off.char_of(ov[2 * g + 1]) : -1);
+      bytes.push_back(set ? ov[2 * g] : 0);
+      bytes.push_back(set ? ov[2 * g + 1] : 0);
     }
     return true;
   }
@@ -136,8 +139,19 @@ std::pair<int64_t, int64_t> clamp(const Offsets& off, int64_t pos, int64_t endpo
   return {pos, endpos};
 }
 
-// _re_exec(code, string, pos, endpos, mode): mode 0 search, 1 match (anchored at pos), 2 fullmatch. The spans
-// [start0, end0, start1, end1, ...] or none.
+// One match for the script: (spans, texts), spans = [start0, end0, start1, end1, ...] in characters (-1 for an unset
+// group), texts = the groups' strings (none when unset). The texts are cut here: slicing an amps str by characters
+// costs a pass over it, which made a scan of a long text quadratic.
+Value match_value(const Matcher& m, const std::vector<int64_t>& spans, const std::vector<size_t>& bytes) {
+  std::vector<Value> texts;
+  for (size_t g = 0; g < spans.size() / 2; ++g)
+    texts.push_back(spans[2 * g] < 0 ? Value::none()
+                                     : Value::of(std::string_view(m.text).substr(bytes[2 * g], bytes[2 * g + 1] - bytes[2 * g])));
+  return Value::tuple({Value::list(ints(spans)), Value::list(texts)});
+}
+
+// _re_exec(code, string, pos, endpos, mode): mode 0 search, 1 match (anchored at pos), 2 fullmatch; (spans, texts)
+// or none.
 Value re_exec(Vm& vm, Call& c) {
   Args r(vm, c, "_re_exec", {"code", "string", "pos", "endpos", "mode"});
   Matcher m(code_arg(r.required(0)), r.str_or(1, ""));
@@ -146,28 +160,37 @@ Value re_exec(Vm& vm, Call& c) {
   int64_t mode = r.int_or(4, 0);
   uint32_t options = mode == 1 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
   std::vector<int64_t> spans;
-  if (!m.run(pos, endpos, options, spans)) return Value::none();
-  return Value::list(ints(spans));
+  std::vector<size_t> bytes;
+  if (!m.run(pos, endpos, options, spans, bytes)) return Value::none();
+  return match_value(m, spans, bytes);
 }
 
-// _re_scan(code, string, pos, endpos, limit): the spans of the successive non-overlapping matches (at most [limit]
-// when positive), with Python 3.7's rule for empty matches: one may follow a match directly, but a match that
-// follows an empty one must not be empty at the same place (PCRE2_NOTEMPTY_ATSTART).
+// _re_scan(code, string, pos, endpos, limit): (matches, gaps): the successive non-overlapping matches as
+// (spans, texts) (at most [limit] when positive), with Python 3.7's rule for empty matches: one may follow a match
+// directly, but a match that follows an empty one must not be empty at the same place (PCRE2_NOTEMPTY_ATSTART);
+// gaps[k] is the text from the previous match's end (or pos) to match k, gaps[-1] the rest up to endpos (what
+// sub and split keep).
 Value re_scan(Vm& vm, Call& c) {
   Args r(vm, c, "_re_scan", {"code", "string", "pos", "endpos", "limit"});
   Matcher m(code_arg(r.required(0)), r.str_or(1, ""));
   auto [pos, endpos] = clamp(m.off, r.int_or(2, 0), r.int_or(3, INT64_MAX));
   int64_t limit = r.int_or(4, 0);
-  std::vector<Value> out;
+  std::vector<Value> matches, gaps;
   std::vector<int64_t> spans;
+  std::vector<size_t> bytes;
+  size_t last = m.off.byte[pos];
   bool after_empty = false;
-  while (pos <= endpos && (limit <= 0 || int64_t(out.size()) < limit)) {
-    if (!m.run(pos, endpos, after_empty ? PCRE2_NOTEMPTY_ATSTART : 0, spans)) break;
-    out.push_back(Value::list(ints(spans)));
+  while (pos <= endpos && (limit <= 0 || int64_t(matches.size()) < limit)) {
+    if (!m.run(pos, endpos, after_empty ? PCRE2_NOTEMPTY_ATSTART : 0, spans, bytes)) break;
+    matches.push_back(match_value(m, spans, bytes));
+    gaps.push_back(Value::of(std::string_view(m.text).substr(last, bytes[0] - last)));
+    last = bytes[1];
     after_empty = spans[0] == spans[1];
     pos = spans[1];
   }
-  return Value::list(out);
+  size_t end = m.off.byte[std::max(endpos, int64_t(0))];
+  gaps.push_back(Value::of(std::string_view(m.text).substr(last, end > last ? end - last : 0)));
+  return Value::tuple({Value::list(matches), Value::list(gaps)});
 }
 
 }  // namespace
