@@ -95,11 +95,15 @@ struct Matcher {
   std::string text;
   Offsets off;
   pcre2_match_data* md;
+  bool utf_checked = false;
   Matcher(Code* c, std::string s) : code(c), text(std::move(s)), off(text), md(pcre2_match_data_create_from_pattern(c->code, nullptr)) {}
   ~Matcher() { pcre2_match_data_free(md); }
 
   bool run(int64_t pos, int64_t endpos, uint32_t options, std::vector<int64_t>& spans, std::vector<size_t>& bytes) {
-    int rc = pcre2_match(code->code, reinterpret_cast<PCRE2_SPTR>(text.data()), off.byte[endpos], off.byte[pos], options, md, nullptr);
+    // PCRE2 checks the whole subject's UTF-8 on each call unless told not to: once is enough for a scan.
+    int rc = pcre2_match(code->code, reinterpret_cast<PCRE2_SPTR>(text.data()), off.byte[endpos], off.byte[pos],
+                         options | (utf_checked ? PCRE2_NO_UTF_CHECK : 0), md, nullptr);
+    utf_checked = true;
     if (rc == PCRE2_ERROR_NOMATCH) return false;
     if (rc < 0) fail("RuntimeError", "re: " + pcre_message(rc) + " (PCRE2 match error)");
     uint32_t n = pcre2_get_ovector_count(md);
