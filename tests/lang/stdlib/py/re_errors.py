@@ -2,7 +2,8 @@
 import re
 bad = ["(abc", "abc)", "*a", "a**", "a{2}*", "[abc", "[z-a]", r"[\d-z]", "(?<x)", "(?P<1a>x)", "(?P<a>x)(?P<a>y)",
        "(?P=b)", r"\q", "a\\", r"\x4", r"(a)\2", r"(a\1)", "(?Px)", "a(?i)b", "(?z)", "x{3,2}", "a|*", "^*", r"\8",
-       "(?#unclosed", "(a(b)", "[]", "ab\n(c", r"\777", "(?P<n", r"[\A]", "(?P=a"]
+       "(?#unclosed", "(a(b)", "[]", "ab\n(c", r"\777", "(?P<n", r"[\A]", "(?P=a",
+       r"\p{L}", "(?|a)", "(?R)", "(?1)", "(*ACCEPT)", r"\K", "(?P>n)", "(?'n'a)", "(?<n>a)", r"\k<n>", "(?U)a"]
 for pat in bad:
     try:
         re.compile(pat)
