@@ -103,6 +103,9 @@ struct Matcher {
     // PCRE2 checks the whole subject's UTF-8 on each call unless told not to: once is enough for a scan.
     int rc = pcre2_match(code->code, reinterpret_cast<PCRE2_SPTR>(text.data()), off.byte[endpos], off.byte[pos],
                          options | (utf_checked ? PCRE2_NO_UTF_CHECK : 0), md, nullptr);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)   // the JIT's stack is small: the interpreter (heap frames) goes deeper
+      rc = pcre2_match(code->code, reinterpret_cast<PCRE2_SPTR>(text.data()), off.byte[endpos], off.byte[pos],
+                       options | PCRE2_NO_JIT | PCRE2_NO_UTF_CHECK, md, nullptr);
     utf_checked = true;
     if (rc == PCRE2_ERROR_NOMATCH) return false;
     if (rc < 0) fail("RuntimeError", "re: " + pcre_message(rc) + " (PCRE2 match error)");
