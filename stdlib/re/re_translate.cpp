@@ -47,6 +47,10 @@ std::string utf8(const std::u32string& s) {
   return out;
 }
 
+// Python's Unicode \s (str.isspace()): PCRE2's UCP \s lacks \x1c-\x1f and adds U+180E. \S inside a class keeps
+// PCRE2's meaning (a class cannot subtract), so it still differs on those five characters.
+constexpr const char* kPythonSpace = "\\t-\\r\\x{1c}- \\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}";
+
 // What came last, for Python's quantifier errors: nothing repeatable (start, `(`, `|`, an anchor), an atom, a
 // quantifier, or a quantifier with its lazy/possessive suffix.
 enum class Last { kNone, kAtom, kRepeat, kRepeatSuffix };
@@ -212,7 +216,10 @@ class Translator {
     switch (e) {
       case 'A': case 'b': case 'B': out_ += '\\'; out_ += char(e); i_ += 2; last_ = Last::kNone; return;
       case 'Z': out_ += "\\z"; i_ += 2; last_ = Last::kNone; return;
-      case 'd': case 'D': case 's': case 'S': case 'w': case 'W': out_ += '\\'; out_ += char(e); i_ += 2; return;
+      case 's': case 'S':
+        if (!(t_.flags & kAscii)) { out_ += e == 's' ? "[" : "[^"; out_ += kPythonSpace; out_ += ']'; i_ += 2; return; }
+        out_ += '\\'; out_ += char(e); i_ += 2; return;
+      case 'd': case 'D': case 'w': case 'W': out_ += '\\'; out_ += char(e); i_ += 2; return;
       default: break;
     }
     if (e == '0') { octal(i_ + 1, 3); return; }
@@ -258,7 +265,10 @@ class Translator {
     char32_t e = p_[i_ + 1];
     size_t before = out_.size();
     switch (e) {
-      case 'd': case 'D': case 's': case 'S': case 'w': case 'W': out_ += '\\'; out_ += char(e); i_ += 2; return -1;
+      case 's':
+        if (!(t_.flags & kAscii)) { out_ += kPythonSpace; i_ += 2; return -1; }
+        out_ += "\\s"; i_ += 2; return -1;
+      case 'd': case 'D': case 'S': case 'w': case 'W': out_ += '\\'; out_ += char(e); i_ += 2; return -1;
       case 'b': put_code(8); i_ += 2; return 8;
       case 'x': case 'u': case 'U': {
         char32_t v = hex_escape(e == 'x' ? 2 : e == 'u' ? 4 : 8);

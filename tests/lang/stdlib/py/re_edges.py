@@ -34,3 +34,5 @@ print(re.findall(r"$", "a\n"), re.findall(r"(?m)$", "a\nb\n"), re.split(r"(?m)^"
 print(re.escape(""), re.findall(re.escape("1+1=2?"), "1+1=2? yes"), re.purge(), re.compile("x").pattern)
 print(re.search(r"é+", "café éé").span(), re.sub(r"\s+", " ", "  mixed\t\n whitespace  ").strip(), re.findall(r"[^\s,]+", "a, b,c"))
 print(re.match(r"(?i)[à-ÿ]+", "ÀÉÎ"), re.match(r"(?a)\w+", "abé"), re.compile(r"\d+").sub("#", "٣4"), re.compile(r"\d+", re.A).sub("#", "٣4"))
+every = "".join([chr(i) for i in range(0x3001)])
+print([ord(c) for c in re.findall(r"\s", every)] == [ord(c) for c in every if c.isspace()], len(re.findall(r"[\s]", every)), len(re.findall(r"\s", every, re.A)))
