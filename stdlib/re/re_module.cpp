@@ -70,6 +70,7 @@ Value re_compile(Vm& vm, Call& c) {
     return Value::tuple({Value::none(), Value::of(std::string_view("ASCII and UNICODE flags are incompatible")), Value::of(int64_t(-1))});
   pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
   pcre2_set_newline(ctx, PCRE2_NEWLINE_LF);
+  pcre2_set_parens_nest_limit(ctx, 1000);   // PCRE2's default (250) is below what Python's parser takes
   int err = 0;
   PCRE2_SIZE err_at = 0;
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(t.pcre.data()), t.pcre.size(), compile_options(t.flags), &err, &err_at, ctx);

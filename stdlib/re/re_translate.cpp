@@ -56,9 +56,11 @@ constexpr const char* kPythonSpace = "\\t-\\r\\x{1c}- \\x{85}\\x{a0}\\x{1680}\\x
 enum class Last { kNone, kAtom, kRepeat, kRepeatSuffix };
 
 struct Open {
-  long pos;     // where the `(` is
-  int group;    // its group number, 0 when not capturing
-  bool verbose; // the verbose flag outside it (a scoped (?x:...) changes it inside)
+  long pos;                   // where the `(` is
+  int group;                  // its group number, 0 when not capturing
+  bool verbose;               // the verbose flag outside it (a scoped (?x:...) changes it inside)
+  bool conditional = false;   // a (?(ref)yes|no) group, which takes one `|` at most
+  int bars = 0;               // the `|` seen directly inside it
 };
 
 class Translator {
@@ -73,6 +75,8 @@ class Translator {
       leading_flags();
       while (i_ < long(p_.size())) step();
       if (!open_.empty()) throw PyError{"missing ), unterminated subpattern", open_.back().pos};
+      for (auto [g, pos] : cond_refs)   // Python checks the numbered conditions once every group is known
+        if (g > t_.groups) throw PyError{fmt::format("invalid group reference {}", g), pos};
       t_.pcre = std::move(out_);
     } catch (const PyError& e) {
       t_.error = e.msg;
@@ -123,7 +127,10 @@ class Translator {
       case '[': char_class(); last_ = Last::kAtom; return;
       case '(': open_paren(); return;
       case ')': close_paren(); return;
-      case '|': out_ += '|'; ++i_; last_ = Last::kNone; return;
+      case '|':
+        if (!open_.empty() && open_.back().conditional && ++open_.back().bars > 1)
+          throw PyError{"conditional backref with more than two branches", i_};
+        out_ += '|'; ++i_; last_ = Last::kNone; return;
       case '^': case '$': out_ += char(c); ++i_; last_ = Last::kNone; return;
       case '*': case '+': case '?': quantifier(i_, i_ + 1, std::string(1, char(c))); return;
       case '{': if (brace_quantifier()) return; break;
@@ -430,10 +437,13 @@ class Translator {
       ref = std::to_string(t_.names[ref]);
     } else if (std::stol(ref.substr(0, 9)) == 0) {
       throw PyError{"bad group number", name_at};
+    } else {
+      cond_refs.emplace_back(std::stol(ref.substr(0, 9)), name_at);
     }
     out_ += "(?(" + ref + ")";
     i_ = k + 1;
     push_group(start, false);
+    open_.back().conditional = true;
   }
 
   // (?imsx-imsx:...) scoped flags, or (?imsx) global flags (only at the start: leading_flags reads those).
@@ -477,6 +487,7 @@ class Translator {
   bool verbose_ = false;
   Last last_ = Last::kNone;
   std::vector<Open> open_;
+  std::vector<std::pair<long, long>> cond_refs;   // (group number, position) of each (?(N)...)
   Translation t_;
 };
 

@@ -36,3 +36,4 @@ print(re.search(r"é+", "café éé").span(), re.sub(r"\s+", " ", "  mixed\t\n w
 print(re.match(r"(?i)[à-ÿ]+", "ÀÉÎ"), re.match(r"(?a)\w+", "abé"), re.compile(r"\d+").sub("#", "٣4"), re.compile(r"\d+", re.A).sub("#", "٣4"))
 every = "".join([chr(i) for i in range(0x3001)])
 print([ord(c) for c in re.findall(r"\s", every)] == [ord(c) for c in every if c.isspace()], len(re.findall(r"[\s]", every)), len(re.findall(r"\s", every, re.A)))
+print(re.compile("(" * 300 + ")" * 300).groups, re.search(r"(?(2)x)(a)(b)", "xab"))
