@@ -270,7 +270,6 @@ class Translator {
     }
     if (!more(i_ + 1)) throw PyError{"unterminated character set", class_start_};
     char32_t e = p_[i_ + 1];
-    size_t before = out_.size();
     switch (e) {
       case 's':
         if (!(t_.flags & kAscii)) { out_ += kPythonSpace; i_ += 2; return -1; }
@@ -286,7 +285,6 @@ class Translator {
     }
     if (common_escape(e)) {
       static const std::map<char32_t, char32_t> kCodes{{'a', 7}, {'f', 12}, {'n', 10}, {'r', 13}, {'t', 9}, {'\\', '\\'}, {'v', 11}};
-      (void)before;
       return long(kCodes.at(e));
     }
     if (is_oct(e)) {
