@@ -11,6 +11,7 @@ namespace amps::stdlib {
 extern const amps_reg nn_natives[];   // nn_native.cpp
 extern const amps_reg data_images_natives[];   // data/png.cpp
 extern const amps_reg random_natives[];        // random_mt.cpp
+namespace re { extern const amps_reg re_natives[]; }  // re/re_module.cpp
 
 void def_script_module(Vm& vm, const char* name, const amps_reg* natives) {
   std::string source(embedded_source(name));
@@ -61,6 +62,7 @@ void install_script_modules(Vm& vm) {
   def_script_module(vm, "distributions_extra3");  // Relaxed*, LogisticNormal, MixtureSameFamily (re-exported)
   def_script_module(vm, "distributions_extra4");  // ContinuousBernoulli, VonMises, LowRankMultivariateNormal (re-exported)
   def_script_module(vm, "distributions");       // torch.distributions: gathers the above, more KL pairs
+  def_script_module(vm, "re", re::re_natives);  // Python's re module (PCRE2 underneath, stdlib/re/)
   def_script_module(vm, "itertools");  // Python's itertools (count, chain, islice, product, ...)
 }
 
