@@ -21,7 +21,14 @@ std::vector<std::string_view> utf8_chars(std::string_view s) {
   return out;
 }
 
+bool utf8_is_ascii(std::string_view s) {
+  unsigned char any = 0;
+  for (char c : s) any |= static_cast<unsigned char>(c);  // branch-free: vectorised
+  return any < 0x80;
+}
+
 int64_t utf8_length(std::string_view s) {
+  if (utf8_is_ascii(s)) return int64_t(s.size());
   int64_t n = 0;
   for (size_t i = 0; i < s.size(); i += utf8_char_size(s, i)) ++n;
   return n;

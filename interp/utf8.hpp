@@ -12,6 +12,8 @@ namespace amps::interp {
 size_t utf8_char_size(std::string_view s, size_t i);
 // [s] split into its characters.
 std::vector<std::string_view> utf8_chars(std::string_view s);
+// True when every byte of [s] is ASCII (then byte offsets are character indices).
+bool utf8_is_ascii(std::string_view s);
 // The number of characters in [s].
 int64_t utf8_length(std::string_view s);
 // The character index of byte offset [byte] of [s] (a character boundary).
