@@ -1,8 +1,9 @@
-# PyTorch twin of f64_mm.amps: the same float64 cases, inputs and sampling, 2 threads; same JSON lines.
-import sys, time, torch
+# PyTorch twin of f64_mm.amps: the same float64 cases, inputs and sampling, OMP_NUM_THREADS threads (default 2);
+# same JSON lines.
+import os, sys, time, torch
 
 samples = int(sys.argv[1]) if len(sys.argv) > 1 else 15
-torch.set_num_threads(2)
+torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))  # as amps: OMP_NUM_THREADS, else 2
 f64 = torch.float64
 def w(n, k, phase): return (torch.arange(n * k, dtype=f64) * 0.37 + phase).sin().reshape(n, k)
 a97, b97, a256, b256, a512 = w(97, 51, 0.1), w(51, 204, 0.2), w(256, 256, 0.3), w(256, 256, 0.4), w(512, 512, 0.5)
