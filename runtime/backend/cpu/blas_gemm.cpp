@@ -75,12 +75,13 @@ void gemv(const Mat& m, const double* x, int64_t incx, double* y, int64_t incy, 
   cblas_dgemv(CblasRowMajor, l.trans, int(rows), int(cols), alpha, m.p, int(l.ld), x, int(incx), beta, y, int(incy));
 }
 
-// One product d = alpha * a @ w + beta * d, d row-major (its layout NoTrans). A single column or row of d is a
-// matrix-vector product (BLAS's gemv runs it faster than gemm does).
+// One product d = alpha * a @ w + beta * d, d row-major (its layout NoTrans), a and w with a layout (so no vector
+// below has stride 0 but a single element's). A single column or row of d is a matrix-vector product (BLAS's gemv
+// runs it faster than gemm does).
 void product(const Mat& a, const Mat& w, const Mat& d, double alpha, double beta) {
   const int64_t K = a.c;
-  if (d.c == 1 && (K == 1 || w.rs != 0) && d.rs != 0) return gemv(a, w.p, K == 1 ? 1 : w.rs, d.p, d.r == 1 ? 1 : d.rs, alpha, beta);
-  if (d.r == 1 && (K == 1 || a.cs != 0) && d.cs != 0) return gemv(w.t(), a.p, K == 1 ? 1 : a.cs, d.p, d.c == 1 ? 1 : d.cs, alpha, beta);
+  if (d.c == 1) return gemv(a, w.p, K == 1 ? 1 : w.rs, d.p, d.r == 1 ? 1 : d.rs, alpha, beta);  // a @ w's column
+  if (d.r == 1) return gemv(w.t(), a.p, K == 1 ? 1 : a.cs, d.p, d.cs, alpha, beta);  // d^T = w^T @ a's row
   const Layout la = *layout_of(a), lw = *layout_of(w), ld = *layout_of(d);
   // beta == 0: OpenBLAS's gemm zeroes C before it adds the product (no NaN from C's old contents).
   cblas_dgemm(CblasRowMajor, la.trans, lw.trans, int(d.r), int(d.c), int(K), alpha, a.p, int(la.ld), w.p, int(lw.ld),
@@ -112,7 +113,7 @@ bool dgemm(const Tensor& a_in, const Tensor& w_in, const Tensor& dst, double alp
   const int64_t work = std::max<int64_t>(md.r * md.c * ma.c, 1), B = int64_t(od.size());
   const int64_t grain = work <= 262144 ? std::max<int64_t>(1, 65536 / work) : B;
   parallel_for(B, grain, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) product(ma.at(oa[size_t(b)]), mw.at(ow[size_t(b)]), md.at(od[size_t(b)]), alpha, beta);
+    for (size_t b = size_t(b0); b < size_t(b1); ++b) product(ma.at(oa[b]), mw.at(ow[b]), md.at(od[b]), alpha, beta);
   });
   if (!dst_ok) copy_into(dst, d);
   return true;
