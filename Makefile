@@ -6,7 +6,8 @@ BUILD     ?= build
 BUILDTYPE ?= Release
 JOBS      ?= $(shell nproc)
 PACKAGES  := cmake g++ make ninja-build antlr4 libantlr4-runtime-dev libdnnl-dev libcli11-dev \
-             libedit-dev libfmt-dev libsleef-dev nlohmann-json3-dev zlib1g-dev libpcre2-dev libgtest-dev \
+             libedit-dev libfmt-dev libsleef-dev libopenblas-openmp-dev nlohmann-json3-dev zlib1g-dev libpcre2-dev \
+             libgtest-dev \
              dataset-fashion-mnist python3
 STAMP     := $(BUILD)/.packages-ok
 

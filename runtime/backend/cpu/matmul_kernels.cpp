@@ -1,6 +1,8 @@
 // CPU kernels for the matrix-product family (mm, bmm, matmul, ..., linear; shape logic in
-// runtime/backend/common/matmul_kernels.hpp): float32/bfloat16/float16 on oneDNN, the rest on the reference loops below.
+// runtime/backend/common/matmul_kernels.hpp): float32/bfloat16/float16 on oneDNN, float64 on OpenBLAS (blas_gemm.hpp),
+// the rest (integers) on the reference loops below.
 #include "runtime/backend/common/matmul_kernels.hpp"
+#include "runtime/backend/cpu/blas_gemm.hpp"
 #include "runtime/backend/cpu/cpu_backend.hpp"
 #include "runtime/backend/cpu/dnnl_matmul.hpp"
 #include "runtime/backend/cpu/loops.hpp"
@@ -53,6 +55,7 @@ void gemm(const Tensor& a, const Tensor& w, const Tensor& dst, double alpha, dou
     dnnl_cpu::matmul(dnnl_arg(full(a)), dnnl_arg(full(w)), dnnl_arg(dst), nullptr, float(alpha), float(beta));
     return;
   }
+  if (a.dtype() == DType::float64 && a.size(-1) != 0 && blas::dgemm(full(a), full(w), dst, alpha, beta)) return;
   // Also an empty inner dimension: the product is zero, so dst = beta * dst (linear's bias with no inputs).
   AMPS_DISPATCH_ALL(a.dtype(), T, [&] { gemm_loops<T>(full(a), full(w), dst, alpha, beta); });
 }
