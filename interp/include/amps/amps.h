@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define AMPS_API_VERSION 2   /* 2: containers, iteration, host objects, parallel calls, RNG */
+#define AMPS_API_VERSION 3   /* 2: containers, iteration, host objects, parallel calls, RNG; 3: instances */
 
 typedef struct amps_vm amps_vm;       /* one interpreter */
 typedef struct amps_value amps_value; /* a host-held reference to a script value */
@@ -377,6 +377,40 @@ amps_status amps_object_new(amps_vm* vm, const amps_class* cls, void* data, amps
 void* amps_object_data(const amps_value* v, const amps_class* cls);
 /* The class of [v] when it is a host object, else NULL. */
 const amps_class* amps_object_class(const amps_value* v);
+
+/* ---------------------------------------------------------------- script-class instances
+ * What a pickle-like serializer needs (the stdlib's save/load of whole models): a script instance's class
+ * by name, its own attributes, and a bare instance rebuilt from them. */
+
+/* Nonzero when [v] is an instance of a script class (a `class` statement's; nn.Module subclasses,
+ * optimizers, plain classes), not of a built-in type, a host class or an exception class. */
+int amps_is_instance(const amps_value* v);
+/* A number that is the same for two handles exactly when they hold the same heap object (Python's
+ * id(); tensors, containers, instances, ...); 0 for none, bools, ints and floats. */
+uint64_t amps_identity(const amps_value* v);
+/* Where pickle would find the class of instance [obj]: *module receives "__main__" when the main
+ * script's globals hold the class under its name, else the key of an imported module that holds it
+ * at its top level (a registered module's name such as "nn", or a file module's path); *name the
+ * class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME) when no module holds it
+ * (a class made inside a function); MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
+/* The class [name] of [module] (as amps_instance_class reports them): for "__main__" the main
+ * script's global, else the module's top-level name, importing a registered module that was not
+ * imported yet. *out = NULL when there is no such class (not an error). */
+amps_status amps_find_class(amps_vm* vm, const char* module, const char* name, amps_value** out);
+/* The own attributes of instance [obj] (not its class's) in the order they were first set: a new
+ * dict name -> value. MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_attrs(amps_vm* vm, const amps_value* obj, amps_value** out);
+/* A new instance of script class [cls] with no attributes, made WITHOUT calling its init (as
+ * pickle's load does); fill it with amps_instance_set. MISUSE unless [cls] is a script class
+ * (exception classes included: refused). */
+amps_status amps_instance_new(amps_vm* vm, const amps_value* cls, amps_value** out);
+/* Sets own attribute [name] of instance [obj] to [v] directly (no __setattr__, no property setter:
+ * pickle's __dict__ update). MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_set(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v);
+/* obj.name = v as the script's assignment does (properties, tensor attributes, host objects);
+ * AttributeError (AMPS_ERROR_RUNTIME) when [obj] does not take it. */
+amps_status amps_set_attr(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v);
 
 /* ---------------------------------------------------------------- random numbers */
 

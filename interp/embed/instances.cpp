@@ -1,0 +1,127 @@
+// The embedding API's script-class instances: identity, the class's home module by name, own attributes, and bare
+// instances made without init, as a pickle-like serializer (the stdlib's save/load of whole models) needs them.
+#include <fmt/format.h>
+
+#include "interp/embed/handles.hpp"
+
+using namespace amps::interp;
+using namespace amps::interp::embed;
+
+namespace {
+
+bool plain_instance(const Value& v) { return v.is(ObjKind::Instance) && !v.as<Instance>()->cls->exception; }
+
+// Whether module value [m] holds [cls] at its top level under the class's name.
+bool module_holds(const Value& m, const Class* cls) {
+  if (!m.is(ObjKind::Module)) return false;
+  const Value* v = m.as<Module>()->attrs.find(cls->name);
+  return v && v->is(ObjKind::Class) && v->as<Class>() == cls;
+}
+
+// A file module's key is its path; registered modules are keyed by their dotted name.
+bool is_path_key(const std::string& key) { return key.find('/') != std::string::npos || key.ends_with(".amps"); }
+
+// The key of the module that holds [cls]: registered modules first (the stdlib's classes keep the name scripts import
+// them by, even where a script also binds them globally), then the main script, then file modules; "" when none.
+std::string home_of(Interp& in, const Class* cls) {
+  for (auto& [key, m] : in.loaded_modules())
+    if (!is_path_key(key) && module_holds(m, cls)) return key;
+  Value g = in.lookup_global(*cls->name);
+  if (g.is(ObjKind::Class) && g.as<Class>() == cls) return "__main__";
+  for (auto& [key, m] : in.loaded_modules())
+    if (is_path_key(key) && module_holds(m, cls)) return key;
+  return "";
+}
+
+// Module [key] as amps_instance_class names it, importing a registered one; undef when there is none.
+Value module_named(Interp& in, const std::string& key) {
+  auto it = in.loaded_modules().find(key);
+  if (it != in.loaded_modules().end()) return it->second;
+  if (is_path_key(key) || !in.has_module(key)) return Value::undef();
+  std::vector<Atom> path;
+  for (size_t start = 0, dot; start <= key.size(); start = dot + 1) {
+    dot = key.find('.', start);
+    if (dot == std::string::npos) dot = key.size();
+    path.push_back(intern(key.substr(start, dot - start)));
+  }
+  return in.import_module(path, call_site(in));
+}
+
+}  // namespace
+
+extern "C" {
+
+int amps_is_instance(const amps_value* v) { return v && plain_instance(value_of(v)); }
+
+uint64_t amps_identity(const amps_value* v) {
+  return v && value_of(v).is_obj() ? uint64_t(reinterpret_cast<uintptr_t>(value_of(v).obj())) : 0;
+}
+
+amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name) {
+  return guarded(vm, [&](Interp& in) {
+    if (!obj || !module || !name) return misuse(in, "amps_instance_class: obj, module or name is NULL");
+    if (!plain_instance(value_of(obj))) return misuse(in, "amps_instance_class: expected a script-class instance, got " + type_name(value_of(obj)));
+    const Class* cls = value_of(obj).as<Instance>()->cls.get();
+    std::string home = home_of(in, cls);
+    if (home.empty())
+      Interp::fail("AttributeError", fmt::format("Can't pickle local object '{}': no module holds the class at its top level "
+                                                 "(define it at the top of the script or of a module)", *cls->name), call_site(in));
+    *module = new_handle(make_str(home));
+    *name = new_handle(make_str(*cls->name));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_find_class(amps_vm* vm, const char* module, const char* name, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!module || !name || !out) return misuse(in, "amps_find_class: module, name or out is NULL");
+    *out = nullptr;
+    Value c = std::string_view(module) == "__main__" ? in.lookup_global(name) : Value::undef();
+    if (std::string_view(module) != "__main__")
+      if (Value m = module_named(in, module); m.is(ObjKind::Module))
+        if (const Value* v = m.as<Module>()->attrs.find(intern(name))) c = *v;
+    if (c.is(ObjKind::Class)) *out = new_handle(std::move(c));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_instance_attrs(amps_vm* vm, const amps_value* obj, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!obj || !out) return misuse(in, "amps_instance_attrs: obj or out is NULL");
+    if (!plain_instance(value_of(obj))) return misuse(in, "amps_instance_attrs: expected a script-class instance, got " + type_name(value_of(obj)));
+    auto d = make<Dict>();
+    for (auto& [key, v] : value_of(obj).as<Instance>()->attrs) d->set(make_str(*key), v);
+    *out = new_handle(std::move(d));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_instance_new(amps_vm* vm, const amps_value* cls, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!cls || !out) return misuse(in, "amps_instance_new: cls or out is NULL");
+    const Value& c = value_of(cls);
+    if (!c.is(ObjKind::Class) || c.as<Class>()->exception)
+      return misuse(in, "amps_instance_new: expected a script class (not an exception class), got " + type_name(c));
+    *out = new_handle(make<Instance>(Ref<Class>(c.as<Class>())));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_instance_set(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v) {
+  return guarded(vm, [&](Interp& in) {
+    if (!obj || !name || !v) return misuse(in, "amps_instance_set: obj, name or v is NULL");
+    if (!plain_instance(value_of(obj))) return misuse(in, "amps_instance_set: expected a script-class instance, got " + type_name(value_of(obj)));
+    value_of(obj).as<Instance>()->attrs[intern(name)] = value_of(v);
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_set_attr(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v) {
+  return guarded(vm, [&](Interp& in) {
+    if (!obj || !name || !v) return misuse(in, "amps_set_attr: obj, name or v is NULL");
+    in.set_attr(value_of(obj), intern(name), value_of(v), call_site(in));
+    return AMPS_OK;
+  });
+}
+
+}  // extern "C"

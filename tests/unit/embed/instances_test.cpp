@@ -1,0 +1,87 @@
+// Script-class instances through the C API (what save/load of whole models use): identity, the class's home module
+// by name, own attributes in order, bare instances without init, direct and script-style attribute sets, misuse.
+#include <cstdlib>
+#include <string>
+
+#include "amps/amps.h"
+#include "embed_util.hpp"
+
+using amps_test::CapturedVm;
+
+namespace {
+
+amps_value* global(CapturedVm& t, const char* name) {
+  amps_value* v = nullptr;
+  EXPECT_EQ(amps_get_global(t.vm, name, &v), AMPS_OK) << t.message();
+  return v;
+}
+
+std::string text(CapturedVm& t, const amps_value* v) {
+  const char* s = nullptr;
+  size_t n = 0;
+  EXPECT_EQ(amps_to_str(t.vm, v, &s, &n), AMPS_OK);
+  return std::string(s ? s : "", n);
+}
+
+const char* kScript =
+    "class P { fn init(self, x) { print(\"init\"); self.x = x; self.y = [x] } }\n"
+    "let p = P(2)\n"
+    "let q = p\n"
+    "let r = P(3)\n";
+
+}  // namespace
+
+TEST(EmbedInstances, IdentityClassAndAttributes) {
+  CapturedVm t;
+  t.ok(kScript);
+  amps_value *p = global(t, "p"), *q = global(t, "q"), *r = global(t, "r");
+  EXPECT_TRUE(amps_is_instance(p));
+  EXPECT_EQ(amps_identity(p), amps_identity(q));
+  EXPECT_NE(amps_identity(p), amps_identity(r));
+  amps_value *three = amps_int(3), *mod = nullptr, *name = nullptr, *attrs = nullptr;
+  EXPECT_FALSE(amps_is_instance(three));
+  EXPECT_EQ(amps_identity(three), 0u);
+  ASSERT_EQ(amps_instance_class(t.vm, p, &mod, &name), AMPS_OK);
+  EXPECT_EQ(text(t, mod), "__main__");
+  EXPECT_EQ(text(t, name), "P");
+  ASSERT_EQ(amps_instance_attrs(t.vm, p, &attrs), AMPS_OK);
+  char* shown = nullptr;
+  ASSERT_EQ(amps_repr(t.vm, attrs, &shown), AMPS_OK);
+  EXPECT_STREQ(shown, "{'x': 2, 'y': [2]}");
+  free(shown);
+  EXPECT_EQ(amps_instance_class(t.vm, three, &mod, &name), AMPS_ERROR_MISUSE);
+  for (amps_value* v : {p, q, r, three, mod, name, attrs}) amps_release(v);
+}
+
+TEST(EmbedInstances, NewInstanceSkipsInitAndTakesAttributes) {
+  CapturedVm t;
+  t.ok(kScript);
+  amps_value *cls = nullptr, *missing = nullptr, *obj = nullptr, *seven = amps_int(7);
+  ASSERT_EQ(amps_find_class(t.vm, "__main__", "P", &cls), AMPS_OK);
+  ASSERT_NE(cls, nullptr);
+  ASSERT_EQ(amps_find_class(t.vm, "__main__", "Nope", &missing), AMPS_OK);
+  EXPECT_EQ(missing, nullptr);
+  t.out.clear();
+  ASSERT_EQ(amps_instance_new(t.vm, cls, &obj), AMPS_OK);
+  ASSERT_EQ(amps_instance_set(t.vm, obj, "x", seven), AMPS_OK);
+  ASSERT_EQ(amps_set_attr(t.vm, obj, "z", seven), AMPS_OK);
+  ASSERT_EQ(amps_set_global(t.vm, "made", obj), AMPS_OK);
+  t.ok("print(type(made).__name__, made.x, made.z, hasattr(made, \"y\"))");
+  EXPECT_EQ(t.out, "P 7 7 false\n");   // no "init" line: init did not run
+  EXPECT_EQ(amps_instance_new(t.vm, seven, &missing), AMPS_ERROR_MISUSE);
+  EXPECT_EQ(amps_instance_set(t.vm, seven, "x", seven), AMPS_ERROR_MISUSE);
+  EXPECT_EQ(amps_set_attr(t.vm, seven, "x", seven), AMPS_ERROR_RUNTIME);
+  EXPECT_EQ(t.kind(), "AttributeError");
+  for (amps_value* v : {cls, obj, seven}) amps_release(v);
+}
+
+TEST(EmbedInstances, LocalClassesHaveNoHomeAndModulesAreImported) {
+  CapturedVm t(true);
+  t.ok("fn mk() {\n  class L { fn init(self) { self.v = 1 } }\n  return L()\n}\nlet l = mk()\n");
+  amps_value *l = global(t, "l"), *mod = nullptr, *name = nullptr, *lin = nullptr;
+  EXPECT_EQ(amps_instance_class(t.vm, l, &mod, &name), AMPS_ERROR_RUNTIME);
+  EXPECT_EQ(t.kind(), "AttributeError");
+  ASSERT_EQ(amps_find_class(t.vm, "nn", "Linear", &lin), AMPS_OK);   // nn was never imported by the script
+  EXPECT_NE(lin, nullptr);
+  for (amps_value* v : {l, lin}) amps_release(v);
+}
