@@ -11,26 +11,44 @@ namespace {
 
 bool plain_instance(const Value& v) { return v.is(ObjKind::Instance) && !v.as<Instance>()->cls->exception; }
 
-// Whether module value [m] holds [cls] at its top level under the class's name.
-bool module_holds(const Value& m, const Class* cls) {
+// Whether module value [m] holds the object [obj] at its top level under [name].
+bool module_holds(const Value& m, Atom name, const Object* obj) {
   if (!m.is(ObjKind::Module)) return false;
-  const Value* v = m.as<Module>()->attrs.find(cls->name);
-  return v && v->is(ObjKind::Class) && v->as<Class>() == cls;
+  const Value* v = m.as<Module>()->attrs.find(name);
+  return v && v->is_obj() && v->obj() == obj;
+}
+
+// The name a function, builtin or class is defined under (pickle's __qualname__ without nesting); null otherwise.
+Atom global_name_of(const Value& v) {
+  if (v.is(ObjKind::Function)) return v.as<Function>()->decl->name;
+  if (v.is(ObjKind::Native)) return intern(v.as<Native>()->name);
+  if (v.is(ObjKind::Class)) return v.as<Class>()->name;
+  return nullptr;
 }
 
 // A file module's key is its path; registered modules are keyed by their dotted name.
 bool is_path_key(const std::string& key) { return key.find('/') != std::string::npos || key.ends_with(".amps"); }
 
-// The key of the module that holds [cls]: registered modules first (the stdlib's classes keep the name scripts import
-// them by, even where a script also binds them globally), then the main script, then file modules; "" when none.
-std::string home_of(Interp& in, const Class* cls) {
+// The key of the module that holds [obj] under [name] (a class, function or builtin): registered modules first (the
+// stdlib's classes keep the name scripts import them by, even where a script also binds them globally), then the main
+// script, then the builtins ("builtins", Python's name), then file modules; "" when none (a local or anonymous one).
+std::string home_of(Interp& in, Atom name, const Object* obj) {
   for (auto& [key, m] : in.loaded_modules())
-    if (!is_path_key(key) && module_holds(m, cls)) return key;
-  Value g = in.lookup_global(*cls->name);
-  if (g.is(ObjKind::Class) && g.as<Class>() == cls) return "__main__";
+    if (!is_path_key(key) && module_holds(m, name, obj)) return key;
+  Value g = in.lookup_global(*name);
+  if (g.is_obj() && g.obj() == obj) return "__main__";
+  Value b = in.lookup_builtin(*name);
+  if (b.is_obj() && b.obj() == obj) return "builtins";
   for (auto& [key, m] : in.loaded_modules())
-    if (is_path_key(key) && module_holds(m, cls)) return key;
+    if (is_path_key(key) && module_holds(m, name, obj)) return key;
   return "";
+}
+
+// Python's refusal of an object that no module holds by its name.
+[[noreturn]] void local_object(Interp& in, const std::string& what) {
+  Interp::fail("AttributeError", fmt::format("Can't pickle local object '{}': no module holds it at its top level under "
+                                             "that name (define it at the top of the script or of a module)", what),
+               call_site(in));
 }
 
 // Module [key] as amps_instance_class names it, importing a registered one; undef when there is none.
@@ -45,6 +63,15 @@ Value module_named(Interp& in, const std::string& key) {
     path.push_back(intern(key.substr(start, dot - start)));
   }
   return in.import_module(path, call_site(in));
+}
+
+// What [module] holds at its top level under [name] (see amps_find_global), or undef.
+Value global_named(Interp& in, std::string_view module, const char* name) {
+  if (module == "__main__") return in.lookup_global(name);
+  if (module == "builtins") return in.lookup_builtin(name);
+  Value m = module_named(in, std::string(module));
+  const Value* v = m.is(ObjKind::Module) ? m.as<Module>()->attrs.find(intern(name)) : nullptr;
+  return v ? *v : Value::undef();
 }
 
 }  // namespace
@@ -62,12 +89,32 @@ amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value**
     if (!obj || !module || !name) return misuse(in, "amps_instance_class: obj, module or name is NULL");
     if (!plain_instance(value_of(obj))) return misuse(in, "amps_instance_class: expected a script-class instance, got " + type_name(value_of(obj)));
     const Class* cls = value_of(obj).as<Instance>()->cls.get();
-    std::string home = home_of(in, cls);
-    if (home.empty())
-      Interp::fail("AttributeError", fmt::format("Can't pickle local object '{}': no module holds the class at its top level "
-                                                 "(define it at the top of the script or of a module)", *cls->name), call_site(in));
+    std::string home = home_of(in, cls->name, cls);
+    if (home.empty()) local_object(in, *cls->name);
     *module = new_handle(make_str(home));
     *name = new_handle(make_str(*cls->name));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name) {
+  return guarded(vm, [&](Interp& in) {
+    if (!v || !module || !name) return misuse(in, "amps_global_name: v, module or name is NULL");
+    Atom n = global_name_of(value_of(v));
+    if (!n) return misuse(in, "amps_global_name: expected a function, builtin or class, got " + type_name(value_of(v)));
+    std::string home = home_of(in, n, value_of(v).obj());
+    if (home.empty()) local_object(in, *n);
+    *module = new_handle(make_str(home));
+    *name = new_handle(make_str(*n));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_find_global(amps_vm* vm, const char* module, const char* name, amps_value** out) {
+  return guarded(vm, [&](Interp& in) {
+    if (!module || !name || !out) return misuse(in, "amps_find_global: module, name or out is NULL");
+    Value v = global_named(in, module, name);
+    *out = v.is_undef() ? nullptr : new_handle(std::move(v));
     return AMPS_OK;
   });
 }
@@ -75,12 +122,8 @@ amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value**
 amps_status amps_find_class(amps_vm* vm, const char* module, const char* name, amps_value** out) {
   return guarded(vm, [&](Interp& in) {
     if (!module || !name || !out) return misuse(in, "amps_find_class: module, name or out is NULL");
-    *out = nullptr;
-    Value c = std::string_view(module) == "__main__" ? in.lookup_global(name) : Value::undef();
-    if (std::string_view(module) != "__main__")
-      if (Value m = module_named(in, module); m.is(ObjKind::Module))
-        if (const Value* v = m.as<Module>()->attrs.find(intern(name))) c = *v;
-    if (c.is(ObjKind::Class)) *out = new_handle(std::move(c));
+    Value v = global_named(in, module, name);
+    *out = v.is(ObjKind::Class) ? new_handle(std::move(v)) : nullptr;
     return AMPS_OK;
   });
 }

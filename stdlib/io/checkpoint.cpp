@@ -40,13 +40,14 @@ class Flattener {
       case AMPS_TYPE_DICT: return dict(v, key);
       case AMPS_TYPE_DTYPE: return json{{"__dtype__", vm_.str(v)}};
       case AMPS_TYPE_DEVICE: return json{{"__device__", vm_.str(v)}};
-      case AMPS_TYPE_CALLABLE: code(v, key);
+      case AMPS_TYPE_CALLABLE: return global(v, key);
       default: break;
     }
     if (vm_.is_instance(v)) return instance(v, key);
-    fail("TypeError", fmt::format("save(): cannot store a value of type '{}' (at '{}'); checkpoints hold tensors, numbers, "
-                                  "strings, none, dtypes, devices, lists, tuples, dicts and instances of script classes",
-                                  v.type_name(), key.empty() ? "the top level" : key));
+    fail("TypeError", fmt::format("save(): cannot store a value of type '{}' {}; checkpoints hold tensors, numbers, "
+                                  "strings, none, dtypes, devices, lists, tuples, dicts, instances of script classes and "
+                                  "top-level functions and classes (for a built-in object, save its state_dict())",
+                                  v.type_name(), where(key)));
   }
 
  private:
@@ -83,13 +84,24 @@ class Flattener {
     }
     return json{{"__dict__", pairs}};
   }
-  // Functions, methods and classes are code, which a checkpoint does not hold (PyTorch's pickle refuses lambdas and
-  // local functions; amps refuses every function, so a file never depends on the saving script's code).
-  [[noreturn]] void code(const Value& v, const std::string& key) {
-    fail("TypeError", fmt::format("save(): cannot store the {} {} (at '{}'): a checkpoint holds data, not code; keep "
-                                  "functions and classes in the script (or a module) and save the objects' state",
-                                  v.type_name(), vm_.str(v), key.empty() ? "the top level" : key));
+  // Functions, builtins and classes are stored by reference as pickle stores them (module and name: an LSTM's cell
+  // op, a layer's activation function); code itself is not stored, so a lambda, a function made inside a function
+  // or a bound method is refused (pickle refuses the first two).
+  json global(const Value& v, const std::string& key) {
+    if (std::string(v.type_name()) == "method") code(v, key, "a bound method");
+    try {
+      auto [module, name] = vm_.global_name(v);
+      return json{{"__global__", json::array({module, name})}};
+    } catch (const Failed&) {
+      code(v, key, "it is not defined at the top level of the script or of a module under its name");
+    }
   }
+  [[noreturn]] void code(const Value& v, const std::string& key, const char* why) {
+    fail("TypeError", fmt::format("save(): cannot store {} {}: {} (functions are saved by name, as pickle does; a "
+                                  "checkpoint holds data, not code): define it at the top level or save the objects' "
+                                  "state instead", vm_.str(v), where(key), why));
+  }
+  static std::string where(const std::string& key) { return key.empty() ? "(at the top level)" : "(at '" + key + "')"; }
   // A tensor is stored once; a second path to it refers to the first key. A tensor that requires grad (a parameter)
   // keeps that and its parameter mark.
   json tensor(const Value& t, const std::string& key) {
@@ -171,6 +183,8 @@ class Rebuilder {
     if (tag == "__grad_tensor__" && j.is_object()) return grad_tensor(j);
     if (tag == "__object__" && j.is_object()) return instance(j);
     if (tag == "__ref__" && j.is_number_integer()) return reference(j.get<int64_t>());
+    if (tag == "__global__" && j.is_array() && j.size() == 2 && j[0].is_string() && j[1].is_string())
+      return global(j[0].get<std::string>(), j[1].get<std::string>());
     bad("an unknown tag '" + tag + "'");
   }
   // A tensor that required grad: the same tensor object for every reference to its key (requires_grad set once).
@@ -189,7 +203,7 @@ class Rebuilder {
     if (!id.is_number_integer() || !module.is_string() || !name.is_string() || !j.value("attrs", json()).is_array())
       bad("an object node without id, module, class or attrs");
     Value cls = vm_.find_class(module.get<std::string>(), name.get<std::string>());
-    if (!cls) missing_class(module.get<std::string>(), name.get<std::string>());
+    if (!cls) missing(module.get<std::string>(), name.get<std::string>(), "an instance of class");
     Value obj = vm_.instance_new(cls);
     objects_[id.get<int64_t>()] = obj;
     for (auto& field : j["attrs"]) {
@@ -198,11 +212,17 @@ class Rebuilder {
     }
     return obj;
   }
-  // Python's pickle error for a class the loading program does not define, and what to do about it.
-  [[noreturn]] void missing_class(const std::string& module, const std::string& name) const {
+  // A function, builtin or class stored by reference.
+  Value global(const std::string& module, const std::string& name) {
+    Value v = vm_.find_global(module, name);
+    if (!v) missing(module, name, "a reference to");
+    return v;
+  }
+  // Python's pickle error for a name the loading program does not define, and what to do about it.
+  [[noreturn]] void missing(const std::string& module, const std::string& name, const char* what) const {
     std::string where = module == "__main__" ? "the loading script" : fmt::format("module '{}'", module);
-    fail("AttributeError", fmt::format("Can't get attribute '{}' on <module '{}'>: '{}' holds an instance of class {}; "
-                                       "define (or import) class {} in {} before load()", name, module, path_, name, name, where));
+    fail("AttributeError", fmt::format("Can't get attribute '{}' on <module '{}'>: '{}' holds {} {}; define (or import) "
+                                       "{} in {} before load()", name, module, path_, what, name, name, where));
   }
   Value reference(int64_t id) {
     auto it = objects_.find(id);

@@ -143,6 +143,18 @@ def refused():
             torch.save(obj, PATH)
         except Exception as e:
             print(type(e).__name__, str(e).split(" at 0x")[0])
+    torch.save({"cls": nn.Linear, "f": twice, "op": torch.lstm_cell, "p": print}, PATH)
+    refs = torch.load(PATH)
+    print(refs["cls"] is nn.Linear, refs["f"] is twice, refs["op"] is torch.lstm_cell, refs["p"] is print, refs["f"](4))
+    del globals()["twice"]
+    try:
+        torch.load(PATH)
+    except AttributeError as e:
+        print(type(e).__name__, str(e).split(" from ")[0] + ">")
+
+
+def twice(x):
+    return x * 2
 
 
 if __name__ == "__main__":

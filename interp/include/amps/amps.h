@@ -394,6 +394,15 @@ uint64_t amps_identity(const amps_value* v);
  * class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME) when no module holds it
  * (a class made inside a function); MISUSE unless amps_is_instance(obj). */
 amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
+/* Where pickle finds function, builtin or class [v] by reference: the module that holds it at its top level under
+ * its own name, as amps_instance_class reports a class's ("builtins" for the builtins: lstm_cell, print), and the
+ * name (new str handles). AttributeError (AMPS_ERROR_RUNTIME) for a lambda or a function or class made inside a
+ * function; MISUSE for other values. */
+amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name);
+/* The value module [module] holds at its top level under [name] (as amps_global_name and amps_instance_class report
+ * them: "__main__", "builtins", a registered module, imported when not yet, or a loaded file module's path);
+ * *out = NULL when there is none (not an error). */
+amps_status amps_find_global(amps_vm* vm, const char* module, const char* name, amps_value** out);
 /* The class [name] of [module] (as amps_instance_class reports them): for "__main__" the main
  * script's global, else the module's top-level name, importing a registered module that was not
  * imported yet. *out = NULL when there is no such class (not an error). */

@@ -334,6 +334,17 @@ class Vm {
     Value mv = Value::adopt(m), nv = Value::adopt(n);
     return {*to_str(mv), *to_str(nv)};
   }
+  // The (module, name) pickle records for function, builtin or class [v].
+  std::pair<std::string, std::string> global_name(const Value& v) {
+    amps_value *m = nullptr, *n = nullptr;
+    check(amps_global_name(vm_, v.get(), &m, &n));
+    Value mv = Value::adopt(m), nv = Value::adopt(n);
+    return {*to_str(mv), *to_str(nv)};
+  }
+  // What [module] holds under [name], or an empty Value when nothing.
+  Value find_global(const std::string& module, const std::string& name) {
+    return out([&](amps_value** o) { return amps_find_global(vm_, module.c_str(), name.c_str(), o); });
+  }
   // The class [name] of [module], or an empty Value when there is none.
   Value find_class(const std::string& module, const std::string& name) {
     return out([&](amps_value** o) { return amps_find_class(vm_, module.c_str(), name.c_str(), o); });
