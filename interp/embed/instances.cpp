@@ -29,16 +29,16 @@ Atom global_name_of(const Value& v) {
 // A file module's key is its path; registered modules are keyed by their dotted name.
 bool is_path_key(const std::string& key) { return key.find('/') != std::string::npos || key.ends_with(".amps"); }
 
-// The key of the module that holds [obj] under [name] (a class, function or builtin): registered modules first (the
-// stdlib's classes keep the name scripts import them by, even where a script also binds them globally), then the main
-// script, then the builtins ("builtins", Python's name), then file modules; "" when none (a local or anonymous one).
+// The key of the module that holds [obj] under [name] (a class, function or builtin): the builtins first ("builtins",
+// Python's name), then registered modules (the stdlib's classes keep the name scripts import them by, even where a
+// script also binds them globally), then the main script, then file modules; "" when none (a local or anonymous one).
 std::string home_of(Interp& in, Atom name, const Object* obj) {
+  Value b = in.lookup_builtin(*name);
+  if (b.is_obj() && b.obj() == obj) return "builtins";
   for (auto& [key, m] : in.loaded_modules())
     if (!is_path_key(key) && module_holds(m, name, obj)) return key;
   Value g = in.lookup_global(*name);
   if (g.is_obj() && g.obj() == obj) return "__main__";
-  Value b = in.lookup_builtin(*name);
-  if (b.is_obj() && b.obj() == obj) return "builtins";
   for (auto& [key, m] : in.loaded_modules())
     if (is_path_key(key) && module_holds(m, name, obj)) return key;
   return "";
@@ -70,8 +70,7 @@ Value global_named(Interp& in, std::string_view module, const char* name) {
   if (module == "__main__") return in.lookup_global(name);
   if (module == "builtins") return in.lookup_builtin(name);
   Value m = module_named(in, std::string(module));
-  const Value* v = m.is(ObjKind::Module) ? m.as<Module>()->attrs.find(intern(name)) : nullptr;
-  return v ? *v : Value::undef();
+  return m.is(ObjKind::Module) ? in.find_attr(m, intern(name)) : Value::undef();
 }
 
 }  // namespace

@@ -85,3 +85,26 @@ TEST(EmbedInstances, LocalClassesHaveNoHomeAndModulesAreImported) {
   EXPECT_NE(lin, nullptr);
   for (amps_value* v : {l, lin}) amps_release(v);
 }
+
+TEST(EmbedInstances, GlobalNamesOfFunctionsBuiltinsAndClasses) {
+  CapturedVm t;
+  t.ok("fn top(x) { return x }\nlet anon = fn(x) { return x }\n");
+  amps_value *top = global(t, "top"), *anon = global(t, "anon"), *mod = nullptr, *name = nullptr, *found = nullptr;
+  ASSERT_EQ(amps_global_name(t.vm, top, &mod, &name), AMPS_OK);
+  EXPECT_EQ(text(t, mod) + "." + text(t, name), "__main__.top");
+  ASSERT_EQ(amps_find_global(t.vm, "__main__", "top", &found), AMPS_OK);
+  EXPECT_EQ(amps_identity(found), amps_identity(top));
+  amps_release(mod), amps_release(name), amps_release(found);
+  amps_value* print_fn = nullptr;
+  ASSERT_EQ(amps_get_builtin(t.vm, "print", &print_fn), AMPS_OK);
+  ASSERT_EQ(amps_global_name(t.vm, print_fn, &mod, &name), AMPS_OK);
+  EXPECT_EQ(text(t, mod) + "." + text(t, name), "builtins.print");
+  amps_release(mod), amps_release(name);
+  EXPECT_EQ(amps_global_name(t.vm, anon, &mod, &name), AMPS_ERROR_RUNTIME);   // a lambda: no name to find it by
+  EXPECT_EQ(t.kind(), "AttributeError");
+  amps_value* three = amps_int(3);
+  EXPECT_EQ(amps_global_name(t.vm, three, &mod, &name), AMPS_ERROR_MISUSE);
+  ASSERT_EQ(amps_find_global(t.vm, "no_such_module", "x", &found), AMPS_OK);
+  EXPECT_EQ(found, nullptr);
+  for (amps_value* v : {top, anon, print_fn, three}) amps_release(v);
+}
