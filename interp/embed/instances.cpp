@@ -39,8 +39,8 @@ std::string home_of(Interp& in, Atom name, const Object* obj) {
     if (!is_path_key(key) && module_holds(m, name, obj)) return key;
   Value g = in.lookup_global(*name);
   if (g.is_obj() && g.obj() == obj) return "__main__";
-  for (auto& [key, m] : in.loaded_modules())
-    if (is_path_key(key) && module_holds(m, name, obj)) return key;
+  for (auto& [key, m] : in.loaded_modules())   // by the module's name (models for models.amps), as Python's, so the
+    if (is_path_key(key) && module_holds(m, name, obj)) return m.as<Module>()->name;   // file loads from any directory
   return "";
 }
 
@@ -51,11 +51,14 @@ std::string home_of(Interp& in, Atom name, const Object* obj) {
                call_site(in));
 }
 
-// Module [key] as amps_instance_class names it, importing a registered one; undef when there is none.
+// Module [key] as amps_instance_class names it: a loaded one, a file module the script imported (by its name), or a
+// registered one, imported now; undef when there is none.
 Value module_named(Interp& in, const std::string& key) {
   auto it = in.loaded_modules().find(key);
   if (it != in.loaded_modules().end()) return it->second;
-  if (is_path_key(key) || !in.has_module(key)) return Value::undef();
+  for (auto& [path, m] : in.loaded_modules())
+    if (is_path_key(path) && m.is(ObjKind::Module) && m.as<Module>()->name == key) return m;
+  if (!in.has_module(key)) return Value::undef();
   std::vector<Atom> path;
   for (size_t start = 0, dot; start <= key.size(); start = dot + 1) {
     dot = key.find('.', start);

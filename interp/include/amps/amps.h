@@ -389,8 +389,8 @@ int amps_is_instance(const amps_value* v);
  * id(); tensors, containers, instances, ...); 0 for none, bools, ints and floats. */
 uint64_t amps_identity(const amps_value* v);
 /* Where pickle would find the class of instance [obj]: *module receives "__main__" when the main
- * script's globals hold the class under its name, else the key of an imported module that holds it
- * at its top level (a registered module's name such as "nn", or a file module's path); *name the
+ * script's globals hold the class under its name, else the name of an imported module that holds it
+ * at its top level (a registered module's such as "nn", or a file module's: "models" for models.amps); *name the
  * class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME) when no module holds it
  * (a class made inside a function); MISUSE unless amps_is_instance(obj). */
 amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
@@ -400,12 +400,13 @@ amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value**
  * function; MISUSE for other values. */
 amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name);
 /* The value module [module] holds at its top level under [name] (as amps_global_name and amps_instance_class report
- * them: "__main__", "builtins", a registered module, imported when not yet, or a loaded file module's path);
+ * them: "__main__", "builtins", a registered module, imported when not yet, or an imported file module's name);
  * *out = NULL when there is none (not an error). */
 amps_status amps_find_global(amps_vm* vm, const char* module, const char* name, amps_value** out);
 /* The class [name] of [module] (as amps_instance_class reports them): for "__main__" the main
  * script's global, else the module's top-level name, importing a registered module that was not
- * imported yet. *out = NULL when there is no such class (not an error). */
+ * imported yet (a file module is found only when the script imported it, from any path).
+ * *out = NULL when there is no such class (not an error). */
 amps_status amps_find_class(amps_vm* vm, const char* module, const char* name, amps_value** out);
 /* The own attributes of instance [obj] (not its class's) in the order they were first set: a new
  * dict name -> value. MISUSE unless amps_is_instance(obj). */

@@ -90,3 +90,25 @@ TEST(CheckpointObjects, TamperedStructuresAreRefusedWithClearErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// A class of a file module is recorded by the module's name (as Python's), so another program that imports the same
+// file by another path finds it; one that does not import it gets pickle's error.
+TEST(CheckpointObjects, FileModuleClassesAreFoundByModuleName) {
+  fs::path dir = fs::temp_directory_path() / ("amps_ckmod_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "models.amps") << "import nn\nclass Tiny(nn.Module) {\n  fn init(self) { super.init(); self.l = nn.Linear(2, 1) }\n"
+                                        "  fn forward(self, x) { return self.l(x) }\n}\n";
+  std::string file = (dir / "m.pt").string();
+  Captured saver, loader, stranger;
+  saver.run("import \"" + (dir / "models.amps").string() + "\" as models\nsave(models.Tiny(), \"" + file + "\")\n");
+  loader.run("import \"" + (dir / "sub" / ".." / "models.amps").string() + "\" as m\nlet t = load(\"" + file +
+             "\")\nprint(type(t).__name__, isinstance(t, m.Tiny), t(ones(3, 2)).shape)\n");
+  EXPECT_EQ(loader.out, "Tiny true (3, 1)\n");
+  stranger.run("try { load(\"" + file + "\") } catch e { print(e.kind, e.message.split(\":\")[0]) }\n");
+  EXPECT_EQ(stranger.out, "AttributeError Can't get attribute 'Tiny' on <module 'models'>\n");
+  fs::remove_all(dir);
+}
+
+}  // namespace
