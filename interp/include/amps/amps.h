@@ -388,11 +388,11 @@ int amps_is_instance(const amps_value* v);
 /* A number that is the same for two handles exactly when they hold the same heap object (Python's
  * id(); tensors, containers, instances, ...); 0 for none, bools, ints and floats. */
 uint64_t amps_identity(const amps_value* v);
-/* Where pickle would find the class of instance [obj]: *module receives "__main__" when the main
- * script's globals hold the class under its name, else the name of an imported module that holds it
- * at its top level (a registered module's such as "nn", or a file module's: "models" for models.amps); *name the
- * class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME) when no module holds it
- * (a class made inside a function); MISUSE unless amps_is_instance(obj). */
+/* Where pickle would find the class of instance [obj]: *module receives the name of the module that
+ * holds the class at its top level under its name (a registered module's first, such as "nn"; then
+ * "__main__" for the main script's globals; then an imported file module's: "models" for
+ * models.amps), *name the class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME)
+ * when no module holds it (a class made inside a function); MISUSE unless amps_is_instance(obj). */
 amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
 /* Where pickle finds function, builtin or class [v] by reference: the module that holds it at its top level under
  * its own name, as amps_instance_class reports a class's ("builtins" for the builtins: lstm_cell, print), and the
