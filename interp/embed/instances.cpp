@@ -44,6 +44,18 @@ std::string home_of(Interp& in, Atom name, const Object* obj) {
   return "";
 }
 
+// The module and top-level name under which a module holds instance [obj] (registered modules first, then file modules
+// by their name; the main script's globals do not count: its instances are stored by value); empty strings when none.
+std::pair<std::string, std::string> instance_home(Interp& in, const Object* obj) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto& [key, m] : in.loaded_modules()) {
+      if (is_path_key(key) != (pass == 1) || !m.is(ObjKind::Module)) continue;
+      for (auto& [name, v] : m.as<Module>()->attrs)
+        if (v.is_obj() && v.obj() == obj) return {pass == 0 ? key : m.as<Module>()->name, *name};
+    }
+  return {"", ""};
+}
+
 // Python's refusal of an object that no module holds by its name.
 [[noreturn]] void local_object(Interp& in, const std::string& what) {
   Interp::fail("AttributeError", fmt::format("Can't pickle local object '{}': no module holds it at its top level under "
@@ -102,12 +114,29 @@ amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value**
 amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name) {
   return guarded(vm, [&](Interp& in) {
     if (!v || !module || !name) return misuse(in, "amps_global_name: v, module or name is NULL");
+    if (plain_instance(value_of(v))) {
+      auto [home, attr] = instance_home(in, value_of(v).obj());
+      if (home.empty()) local_object(in, "<" + type_name(value_of(v)) + " object>");
+      *module = new_handle(make_str(home));
+      *name = new_handle(make_str(attr));
+      return AMPS_OK;
+    }
     Atom n = global_name_of(value_of(v));
-    if (!n) return misuse(in, "amps_global_name: expected a function, builtin or class, got " + type_name(value_of(v)));
+    if (!n) return misuse(in, "amps_global_name: expected a function, builtin, class or instance, got " + type_name(value_of(v)));
     std::string home = home_of(in, n, value_of(v).obj());
     if (home.empty()) local_object(in, *n);
     *module = new_handle(make_str(home));
     *name = new_handle(make_str(*n));
+    return AMPS_OK;
+  });
+}
+
+amps_status amps_method_parts(amps_vm* vm, const amps_value* v, amps_value** self, amps_value** fn) {
+  return guarded(vm, [&](Interp& in) {
+    if (!v || !self || !fn) return misuse(in, "amps_method_parts: v, self or fn is NULL");
+    if (!value_of(v).is(ObjKind::BoundMethod)) return misuse(in, "amps_method_parts: expected a bound method, got " + type_name(value_of(v)));
+    *self = new_handle(value_of(v).as<BoundMethod>()->self);
+    *fn = new_handle(value_of(v).as<BoundMethod>()->fn);
     return AMPS_OK;
   });
 }

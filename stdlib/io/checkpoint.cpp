@@ -85,16 +85,30 @@ class Flattener {
     return json{{"__dict__", pairs}};
   }
   // Functions, builtins and classes are stored by reference as pickle stores them (module and name: an LSTM's cell
-  // op, a layer's activation function); code itself is not stored, so a lambda, a function made inside a function
-  // or a bound method is refused (pickle refuses the first two).
+  // op, a layer's activation function); code itself is not stored, so a lambda or a function made inside a function
+  // is refused, as pickle refuses them. A bound method is its receiver and the method's name (pickle's
+  // getattr(obj, name)); a receiver a module holds (nn.functional's object, for F.relu) is stored by reference.
   json global(const Value& v, const std::string& key) {
-    if (std::string(v.type_name()) == "method") code(v, key, "a bound method");
+    if (std::string(v.type_name()) == "method") return method(v, key);
     try {
       auto [module, name] = vm_.global_name(v);
       return json{{"__global__", json::array({module, name})}};
     } catch (const Failed&) {
       code(v, key, "it is not defined at the top level of the script or of a module under its name");
     }
+  }
+  json method(const Value& m, const std::string& key) {
+    auto [self, fn] = vm_.method_parts(m);
+    Value name = vm_.find_attr(fn, "__name__");
+    if (!name || !name.is(AMPS_TYPE_STR)) code(m, key, "its function has no name");
+    json receiver;
+    try {
+      auto [module, attr] = vm_.global_name(self);
+      receiver = json{{"__global__", json::array({module, attr})}};
+    } catch (const Failed&) {
+      receiver = node(self, join(key, "__self__"));
+    }
+    return json{{"__method__", json::array({receiver, *vm_.to_str(name)})}};
   }
   [[noreturn]] void code(const Value& v, const std::string& key, const char* why) {
     fail("TypeError", fmt::format("save(): cannot store {} {}: {} (functions are saved by name, as pickle does; a "
@@ -183,6 +197,8 @@ class Rebuilder {
     if (tag == "__grad_tensor__" && j.is_object()) return grad_tensor(j);
     if (tag == "__object__" && j.is_object()) return instance(j);
     if (tag == "__ref__" && j.is_number_integer()) return reference(j.get<int64_t>());
+    if (tag == "__method__" && j.is_array() && j.size() == 2 && j[1].is_string())
+      return vm_.attr(value(j[0]), j[1].get_ref<const std::string&>().c_str()).get();
     if (tag == "__global__" && j.is_array() && j.size() == 2 && j[0].is_string() && j[1].is_string())
       return global(j[0].get<std::string>(), j[1].get<std::string>());
     bad("an unknown tag '" + tag + "'");

@@ -7,6 +7,7 @@ import tempfile
 
 import torch
 from torch import nn, optim
+from torch.nn import functional as F
 
 D = tempfile.mkdtemp()
 PATH = os.path.join(D, "m.pt")
@@ -151,6 +152,22 @@ def refused():
         torch.load(PATH)
     except AttributeError as e:
         print(type(e).__name__, str(e).split(" from ")[0] + ">")
+    act = Act()
+    torch.save({"relu": F.relu, "model": act}, PATH)
+    back = torch.load(PATH)
+    xa = torch.tensor([[-1.0, 2.0]])
+    print(back["relu"](xa), torch.equal(back["model"](xa), act(xa)), torch.equal(back["model"].cb(xa), act(xa)))
+
+
+class Act(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = F.relu
+        self.l = nn.Linear(2, 2)
+        self.cb = self.forward
+
+    def forward(self, x):
+        return self.act(self.l(x))
 
 
 def twice(x):

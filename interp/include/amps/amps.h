@@ -396,9 +396,13 @@ uint64_t amps_identity(const amps_value* v);
 amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
 /* Where pickle finds function, builtin or class [v] by reference: the module that holds it at its top level under
  * its own name, as amps_instance_class reports a class's ("builtins" for the builtins: lstm_cell, print), and the
- * name (new str handles). AttributeError (AMPS_ERROR_RUNTIME) for a lambda or a function or class made inside a
- * function; MISUSE for other values. */
+ * name (new str handles). An instance is found under any top-level name of a module (nn.functional's object is
+ * "nn"."functional"): the receiver of a bound method such as F.relu. AttributeError
+ * (AMPS_ERROR_RUNTIME) for a lambda, a function or class made inside a function, or an instance no module holds;
+ * MISUSE for other values. */
 amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name);
+/* The receiver and the function of bound method [v] (obj.method; new handles); MISUSE for other values. */
+amps_status amps_method_parts(amps_vm* vm, const amps_value* v, amps_value** self, amps_value** fn);
 /* The value module [module] holds at its top level under [name] (as amps_global_name and amps_instance_class report
  * them: "__main__", "builtins", a registered module, imported when not yet, or an imported file module's name);
  * *out = NULL when there is none (not an error). */

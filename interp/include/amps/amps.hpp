@@ -341,6 +341,12 @@ class Vm {
     Value mv = Value::adopt(m), nv = Value::adopt(n);
     return {*to_str(mv), *to_str(nv)};
   }
+  // The receiver and function of a bound method.
+  std::pair<Value, Value> method_parts(const Value& v) {
+    amps_value *s = nullptr, *f = nullptr;
+    check(amps_method_parts(vm_, v.get(), &s, &f));
+    return {Value::adopt(s), Value::adopt(f)};
+  }
   // What [module] holds under [name], or an empty Value when nothing.
   Value find_global(const std::string& module, const std::string& name) {
     return out([&](amps_value** o) { return amps_find_global(vm_, module.c_str(), name.c_str(), o); });

@@ -108,3 +108,20 @@ TEST(EmbedInstances, GlobalNamesOfFunctionsBuiltinsAndClasses) {
   EXPECT_EQ(found, nullptr);
   for (amps_value* v : {top, anon, print_fn, three}) amps_release(v);
 }
+
+TEST(EmbedInstances, MethodPartsAndInstancesHeldByModules) {
+  CapturedVm t(true);
+  t.ok("import nn\nclass A { fn f(self) { return 1 } }\nlet a = A()\nlet m = a.f\nlet r = nn.functional.relu\n");
+  amps_value *m = global(t, "m"), *a = global(t, "a"), *r = global(t, "r"), *self = nullptr, *fn = nullptr;
+  ASSERT_EQ(amps_method_parts(t.vm, m, &self, &fn), AMPS_OK);
+  EXPECT_EQ(amps_identity(self), amps_identity(a));
+  EXPECT_EQ(amps_typeof(fn), AMPS_TYPE_CALLABLE);
+  amps_release(self), amps_release(fn);
+  EXPECT_EQ(amps_method_parts(t.vm, a, &self, &fn), AMPS_ERROR_MISUSE);
+  ASSERT_EQ(amps_method_parts(t.vm, r, &self, &fn), AMPS_OK);
+  amps_value *mod = nullptr, *name = nullptr;
+  ASSERT_EQ(amps_global_name(t.vm, self, &mod, &name), AMPS_OK);   // nn.functional's object, held by module nn
+  EXPECT_EQ(text(t, mod) + "." + text(t, name), "nn.functional");
+  EXPECT_EQ(amps_global_name(t.vm, a, &mod, &name), AMPS_ERROR_RUNTIME);   // an instance: only modules count, not main
+  for (amps_value* v : {m, a, r, self, fn, mod, name}) amps_release(v);
+}
