@@ -106,6 +106,9 @@ class Interp {
   // Whether `import name` can succeed without a file (a built-in or registered script module).
   bool has_module(const std::string& name) const { return module_inits_.count(name) || modules_.count(name); }
   Value import_module(const std::vector<Atom>& path, const Span& where);
+  // The modules imported so far, keyed by name (registered modules) or path (file modules): where the embedding
+  // API looks for the module that holds a class (amps_instance_class, amps_find_class).
+  const std::map<std::string, Value>& loaded_modules() const { return modules_; }
   // Runs `text` as the body of module `mod` (see interp.cpp); throws AmpsError.
   void exec_module_source(Module& mod, const std::string& name, std::string text, const Span& where = {});
   const BuiltinNames& builtin_names() const { return builtin_names_; }

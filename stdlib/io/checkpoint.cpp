@@ -1,9 +1,13 @@
-// The global save(obj, path) / load(path): script values (tensors, state dicts, nested checkpoints)
-// to and from safetensors files. Tensor leaves get dotted keys ("model.fc.weight"); the structure
-// and every non-tensor value are kept as JSON in __metadata__["amps.structure"].
+// The global save(obj, path) / load(path): script values (tensors, state dicts, nested checkpoints, whole models and
+// other script-class instances) to and from safetensors files. Tensor leaves get dotted keys ("model.fc.weight"); the
+// structure and every non-tensor value are kept as JSON in __metadata__["amps.structure"]. Instances are stored as
+// pickle stores them: the class by module and name, the own attributes; load finds the class by that name and
+// rebuilds the instance without calling init. A tensor or instance reachable twice is stored once and comes back
+// shared (tied weights stay tied; an optimizer saved with its model keeps pointing at the model's parameters).
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "stdlib/io/safetensors.hpp"
@@ -30,16 +34,20 @@ class Flattener {
       case AMPS_TYPE_INT: return *vm_.to_int(v);
       case AMPS_TYPE_FLOAT: return float_node(*vm_.to_float(v));
       case AMPS_TYPE_STR: return *vm_.to_str(v);
-      case AMPS_TYPE_TENSOR: return json{{"__tensor__", add_tensor(v, key)}};
+      case AMPS_TYPE_TENSOR: return tensor(v, key);
       case AMPS_TYPE_LIST: return json{{"__list__", seq(v, key)}};
       case AMPS_TYPE_TUPLE: return json{{"__tuple__", seq(v, key)}};
       case AMPS_TYPE_DICT: return dict(v, key);
       case AMPS_TYPE_DTYPE: return json{{"__dtype__", vm_.str(v)}};
       case AMPS_TYPE_DEVICE: return json{{"__device__", vm_.str(v)}};
+      case AMPS_TYPE_CALLABLE: return global(v, key);
       default: break;
     }
-    fail("TypeError", fmt::format("save(): cannot store a value of type '{}' (at '{}'); checkpoints hold "
-                                  "tensors, numbers, strings, none, lists, tuples and dicts", v.type_name(), key));
+    if (vm_.is_instance(v)) return instance(v, key);
+    fail("TypeError", fmt::format("save(): cannot store a value of type '{}' {}; checkpoints hold tensors, numbers, "
+                                  "strings, none, dtypes, devices, lists, tuples, dicts, instances of script classes and "
+                                  "top-level functions and classes (for a built-in object, save its state_dict())",
+                                  v.type_name(), where(key)));
   }
 
  private:
@@ -76,6 +84,66 @@ class Flattener {
     }
     return json{{"__dict__", pairs}};
   }
+  // Functions, builtins and classes are stored by reference as pickle stores them (module and name: an LSTM's cell
+  // op, a layer's activation function); code itself is not stored, so a lambda or a function made inside a function
+  // is refused, as pickle refuses them. A bound method is its receiver and the method's name (pickle's
+  // getattr(obj, name)); a receiver a module holds (nn.functional's object, for F.relu) is stored by reference.
+  json global(const Value& v, const std::string& key) {
+    if (std::string(v.type_name()) == "method") return method(v, key);
+    try {
+      auto [module, name] = vm_.global_name(v);
+      return json{{"__global__", json::array({module, name})}};
+    } catch (const Failed&) {
+      code(v, key, "it is not defined at the top level of the script or of a module under its name");
+    }
+  }
+  json method(const Value& m, const std::string& key) {
+    auto [self, fn] = vm_.method_parts(m);
+    Value name = vm_.find_attr(fn, "__name__");
+    if (!name || !name.is(AMPS_TYPE_STR)) code(m, key, "its function has no name");
+    json receiver;
+    try {
+      auto [module, attr] = vm_.global_name(self);
+      receiver = json{{"__global__", json::array({module, attr})}};
+    } catch (const Failed&) {
+      receiver = node(self, join(key, "__self__"));
+    }
+    return json{{"__method__", json::array({receiver, *vm_.to_str(name)})}};
+  }
+  [[noreturn]] void code(const Value& v, const std::string& key, const char* why) {
+    fail("TypeError", fmt::format("save(): cannot store {} {}: {} (functions are saved by name, as pickle does; a "
+                                  "checkpoint holds data, not code): define it at the top level or save the objects' "
+                                  "state instead", vm_.str(v), where(key), why));
+  }
+  static std::string where(const std::string& key) { return key.empty() ? "(at the top level)" : "(at '" + key + "')"; }
+  // A tensor is stored once; a second path to it refers to the first key. A tensor that requires grad (a parameter)
+  // keeps that and its parameter mark.
+  json tensor(const Value& t, const std::string& key) {
+    uint64_t id = vm_.identity(t);
+    auto seen = tensor_keys_.find(id);
+    std::string stored = seen != tensor_keys_.end() ? seen->second : tensor_keys_[id] = add_tensor(t, key);
+    Value param = vm_.find_attr(t, "_is_param");
+    bool requires_grad = *vm_.to_int(vm_.attr(t, "requires_grad").get()) != 0;
+    bool is_param = param && !param.is_none() && *vm_.to_int(param) != 0;
+    if (!requires_grad && !is_param) return json{{"__tensor__", stored}};
+    return json{{"__grad_tensor__", {{"key", stored}, {"requires_grad", requires_grad}, {"param", is_param}}}};
+  }
+  // An instance: its class by (module, name) and its own attributes, or a reference to where it was stored first.
+  json instance(const Value& obj, const std::string& key) {
+    uint64_t id = vm_.identity(obj);
+    if (auto seen = object_ids_.find(id); seen != object_ids_.end()) return json{{"__ref__", seen->second}};
+    int64_t n = int64_t(object_ids_.size());
+    object_ids_[id] = n;
+    auto [module, name] = vm_.instance_class(obj);
+    Value attrs = vm_.instance_attrs(obj);
+    json fields = json::array();
+    for (size_t i = 0, count = size_t(vm_.len(attrs)); i < count; ++i) {
+      auto [k, v] = vm_.dict_entry(attrs, i);
+      std::string attr = *vm_.to_str(k);
+      fields.push_back(json::array({attr, node(v, join(key, attr))}));
+    }
+    return json{{"__object__", {{"id", n}, {"module", module}, {"class", name}, {"attrs", fields}}}};
+  }
   // Keys are unique even when a structure makes the same dotted path twice ({"a.b": x, "a": {"b": y}}).
   std::string add_tensor(const Value& t, std::string key) {
     if (key.empty()) key = "tensor";
@@ -88,6 +156,8 @@ class Flattener {
 
   Vm& vm_;
   std::set<std::string> used_;
+  std::map<uint64_t, std::string> tensor_keys_;   // tensor identity -> its key in the file
+  std::map<uint64_t, int64_t> object_ids_;        // instance identity -> its id in the structure
   int depth_ = 0;
 };
 
@@ -124,7 +194,56 @@ class Rebuilder {
     if (tag == "__float__" && j.is_string()) return special_float(j.get<std::string>());
     if (tag == "__dtype__" && j.is_string()) return dtype(j.get<std::string>());
     if (tag == "__device__" && j.is_string()) return vm_.device(j.get<std::string>().c_str());
+    if (tag == "__grad_tensor__" && j.is_object()) return grad_tensor(j);
+    if (tag == "__object__" && j.is_object()) return instance(j);
+    if (tag == "__ref__" && j.is_number_integer()) return reference(j.get<int64_t>());
+    if (tag == "__method__" && j.is_array() && j.size() == 2 && j[1].is_string())
+      return vm_.attr(value(j[0]), j[1].get_ref<const std::string&>().c_str()).get();
+    if (tag == "__global__" && j.is_array() && j.size() == 2 && j[0].is_string() && j[1].is_string())
+      return global(j[0].get<std::string>(), j[1].get<std::string>());
     bad("an unknown tag '" + tag + "'");
+  }
+  // A tensor that required grad: the same tensor object for every reference to its key (requires_grad set once).
+  Value grad_tensor(const json& j) {
+    if (!j.contains("key") || !j.value("requires_grad", json()).is_boolean() || !j.value("param", json()).is_boolean())
+      bad("a tensor node without key, requires_grad or param");
+    Value t = tensor(j["key"]);
+    if (j["requires_grad"].get<bool>()) vm_.call_method(t, "requires_grad_", {Value::of(true)}).get();
+    if (j["param"].get<bool>()) vm_.set_attr(t, "_is_param", Value::of(true));
+    return t;
+  }
+  // An instance of the class the loading script holds under the saved module and name, made without init; it is
+  // registered before its attributes are rebuilt, so attributes that refer back to it (cycles) find it.
+  Value instance(const json& j) {
+    const json &id = j.value("id", json()), &module = j.value("module", json()), &name = j.value("class", json());
+    if (!id.is_number_integer() || !module.is_string() || !name.is_string() || !j.value("attrs", json()).is_array())
+      bad("an object node without id, module, class or attrs");
+    Value cls = vm_.find_class(module.get<std::string>(), name.get<std::string>());
+    if (!cls) missing(module.get<std::string>(), name.get<std::string>(), "an instance of class");
+    Value obj = vm_.instance_new(cls);
+    objects_[id.get<int64_t>()] = obj;
+    for (auto& field : j["attrs"]) {
+      if (!field.is_array() || field.size() != 2 || !field[0].is_string()) bad("an object attribute that is not a (name, value) pair");
+      vm_.instance_set(obj, field[0].get_ref<const std::string&>().c_str(), value(field[1]));
+    }
+    return obj;
+  }
+  // A function, builtin or class stored by reference.
+  Value global(const std::string& module, const std::string& name) {
+    Value v = vm_.find_global(module, name);
+    if (!v) missing(module, name, "a reference to");
+    return v;
+  }
+  // Python's pickle error for a name the loading program does not define, and what to do about it.
+  [[noreturn]] void missing(const std::string& module, const std::string& name, const char* what) const {
+    std::string where = module == "__main__" ? "the loading script" : fmt::format("module '{}'", module);
+    fail("AttributeError", fmt::format("Can't get attribute '{}' on <module '{}'>: '{}' holds {} {}; define (or import) "
+                                       "{} in {} before load()", name, module, path_, what, name, name, where));
+  }
+  Value reference(int64_t id) {
+    auto it = objects_.find(id);
+    if (it == objects_.end()) bad("a reference to an object stored nowhere before it");
+    return it->second;
   }
   Value tensor(const json& j) {
     auto it = j.is_string() ? tensors_.find(j.get<std::string>()) : tensors_.end();
@@ -153,6 +272,7 @@ class Rebuilder {
 
   Vm& vm_;
   const std::map<std::string, Value>& tensors_;
+  std::map<int64_t, Value> objects_;   // the instances rebuilt so far, by their id in the structure
   std::string path_;
 };
 

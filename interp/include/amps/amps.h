@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define AMPS_API_VERSION 2   /* 2: containers, iteration, host objects, parallel calls, RNG */
+#define AMPS_API_VERSION 3   /* 2: containers, iteration, host objects, parallel calls, RNG; 3: instances */
 
 typedef struct amps_vm amps_vm;       /* one interpreter */
 typedef struct amps_value amps_value; /* a host-held reference to a script value */
@@ -377,6 +377,54 @@ amps_status amps_object_new(amps_vm* vm, const amps_class* cls, void* data, amps
 void* amps_object_data(const amps_value* v, const amps_class* cls);
 /* The class of [v] when it is a host object, else NULL. */
 const amps_class* amps_object_class(const amps_value* v);
+
+/* ---------------------------------------------------------------- script-class instances
+ * What a pickle-like serializer needs (the stdlib's save/load of whole models): a script instance's class
+ * by name, its own attributes, and a bare instance rebuilt from them. */
+
+/* Nonzero when [v] is an instance of a script class (a `class` statement's; nn.Module subclasses,
+ * optimizers, plain classes), not of a built-in type, a host class or an exception class. */
+int amps_is_instance(const amps_value* v);
+/* A number that is the same for two handles exactly when they hold the same heap object (Python's
+ * id(); tensors, containers, instances, ...); 0 for none, bools, ints and floats. */
+uint64_t amps_identity(const amps_value* v);
+/* Where pickle would find the class of instance [obj]: *module receives the name of the module that
+ * holds the class at its top level under its name (a registered module's first, such as "nn"; then
+ * "__main__" for the main script's globals; then an imported file module's: "models" for
+ * models.amps), *name the class's name (both new str handles). AttributeError (AMPS_ERROR_RUNTIME)
+ * when no module holds it (a class made inside a function); MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_class(amps_vm* vm, const amps_value* obj, amps_value** module, amps_value** name);
+/* Where pickle finds function, builtin or class [v] by reference: the module that holds it at its top level under
+ * its own name, as amps_instance_class reports a class's ("builtins" for the builtins: lstm_cell, print), and the
+ * name (new str handles). An instance is found under any top-level name of a module (nn.functional's object is
+ * "nn"."functional"): the receiver of a bound method such as F.relu. AttributeError
+ * (AMPS_ERROR_RUNTIME) for a lambda, a function or class made inside a function, or an instance no module holds;
+ * MISUSE for other values. */
+amps_status amps_global_name(amps_vm* vm, const amps_value* v, amps_value** module, amps_value** name);
+/* The receiver and the function of bound method [v] (obj.method; new handles); MISUSE for other values. */
+amps_status amps_method_parts(amps_vm* vm, const amps_value* v, amps_value** self, amps_value** fn);
+/* The value module [module] holds at its top level under [name] (as amps_global_name and amps_instance_class report
+ * them: "__main__", "builtins", a registered module, imported when not yet, or an imported file module's name);
+ * *out = NULL when there is none (not an error). */
+amps_status amps_find_global(amps_vm* vm, const char* module, const char* name, amps_value** out);
+/* The class [name] of [module] (as amps_instance_class reports them): for "__main__" the main
+ * script's global, else the module's top-level name, importing a registered module that was not
+ * imported yet (a file module is found only when the script imported it, from any path).
+ * *out = NULL when there is no such class (not an error). */
+amps_status amps_find_class(amps_vm* vm, const char* module, const char* name, amps_value** out);
+/* The own attributes of instance [obj] (not its class's) in the order they were first set: a new
+ * dict name -> value. MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_attrs(amps_vm* vm, const amps_value* obj, amps_value** out);
+/* A new instance of script class [cls] with no attributes, made WITHOUT calling its init (as
+ * pickle's load does); fill it with amps_instance_set. MISUSE unless [cls] is a script class
+ * (exception classes included: refused). */
+amps_status amps_instance_new(amps_vm* vm, const amps_value* cls, amps_value** out);
+/* Sets own attribute [name] of instance [obj] to [v] directly (no __setattr__, no property setter:
+ * pickle's __dict__ update). MISUSE unless amps_is_instance(obj). */
+amps_status amps_instance_set(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v);
+/* obj.name = v as the script's assignment does (properties, tensor attributes, host objects);
+ * AttributeError (AMPS_ERROR_RUNTIME) when [obj] does not take it. */
+amps_status amps_set_attr(amps_vm* vm, const amps_value* obj, const char* name, const amps_value* v);
 
 /* ---------------------------------------------------------------- random numbers */
 

@@ -324,6 +324,42 @@ class Vm {
   Value tensor_empty(amps_dtype dtype, const std::vector<int64_t>& shape) {
     return out([&](amps_value** o) { return amps_tensor_empty(vm_, dtype, shape.size(), shape.data(), o); });
   }
+  // ---- script-class instances (see amps_instance_class and its neighbours)
+  bool is_instance(const Value& v) const { return amps_is_instance(v.get()) != 0; }
+  uint64_t identity(const Value& v) const { return amps_identity(v.get()); }
+  // The (module, name) pickle records for instance [obj]'s class.
+  std::pair<std::string, std::string> instance_class(const Value& obj) {
+    amps_value *m = nullptr, *n = nullptr;
+    check(amps_instance_class(vm_, obj.get(), &m, &n));
+    Value mv = Value::adopt(m), nv = Value::adopt(n);
+    return {*to_str(mv), *to_str(nv)};
+  }
+  // The (module, name) pickle records for function, builtin or class [v].
+  std::pair<std::string, std::string> global_name(const Value& v) {
+    amps_value *m = nullptr, *n = nullptr;
+    check(amps_global_name(vm_, v.get(), &m, &n));
+    Value mv = Value::adopt(m), nv = Value::adopt(n);
+    return {*to_str(mv), *to_str(nv)};
+  }
+  // The receiver and function of a bound method.
+  std::pair<Value, Value> method_parts(const Value& v) {
+    amps_value *s = nullptr, *f = nullptr;
+    check(amps_method_parts(vm_, v.get(), &s, &f));
+    return {Value::adopt(s), Value::adopt(f)};
+  }
+  // What [module] holds under [name], or an empty Value when nothing.
+  Value find_global(const std::string& module, const std::string& name) {
+    return out([&](amps_value** o) { return amps_find_global(vm_, module.c_str(), name.c_str(), o); });
+  }
+  // The class [name] of [module], or an empty Value when there is none.
+  Value find_class(const std::string& module, const std::string& name) {
+    return out([&](amps_value** o) { return amps_find_class(vm_, module.c_str(), name.c_str(), o); });
+  }
+  Value instance_attrs(const Value& obj) { return out([&](amps_value** o) { return amps_instance_attrs(vm_, obj.get(), o); }); }
+  Value instance_new(const Value& cls) { return out([&](amps_value** o) { return amps_instance_new(vm_, cls.get(), o); }); }
+  void instance_set(const Value& obj, const char* name, const Value& v) { check(amps_instance_set(vm_, obj.get(), name, v.get())); }
+  void set_attr(const Value& obj, const char* name, const Value& v) { check(amps_set_attr(vm_, obj.get(), name, v.get())); }
+
   // A new host object of [cls] (from object_class / iterator_class) owning [obj].
   template <class T>
   Value new_object(const amps_class& cls, std::unique_ptr<T> obj);
