@@ -5,20 +5,12 @@
 
 #include <unistd.h>
 
+#include "../embed/embed_util.hpp"
 #include "amps/amps.hpp"
 
 namespace {
 
-struct Captured {
-  std::string out;
-  amps::Vm vm;
-  Captured() : vm(config(this)) {}
-  static amps::Config config(Captured* c) {
-    amps::Config cfg;
-    cfg.write = [c](std::string_view t) { c->out += t; };
-    return cfg;
-  }
-};
+using Captured = amps_test::CapturedCppVm;
 
 TEST(CudaFiles, NpyNpzLoadtxtFromFileMatchTheCpu) {
   Captured c;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "amps/amps.h"
+#include "amps/amps.hpp"
 
 namespace amps_test {
 
@@ -35,6 +36,18 @@ struct CapturedVm {
   amps_vm* vm = nullptr;
   amps_status status = AMPS_OK;
   std::string out, diag;
+};
+
+// A C++-API vm (amps::Vm, with the stdlib) whose script output goes to `out`.
+struct CapturedCppVm {
+  std::string out;
+  amps::Vm vm;
+  CapturedCppVm() : vm(config(this)) {}
+  static amps::Config config(CapturedCppVm* c) {
+    amps::Config cfg;
+    cfg.write = [c](std::string_view t) { c->out += t; };
+    return cfg;
+  }
 };
 
 }  // namespace amps_test

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../embed/embed_util.hpp"
 #include "amps/amps.hpp"
 
 namespace {
@@ -21,15 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-struct Captured {
-  std::string out;
-  amps::Vm vm;
-  Captured() : vm(config(this)) {}
-  static amps::Config config(Captured* c) {
-    amps::Config cfg;
-    cfg.write = [c](std::string_view t) { c->out += t; };
-    return cfg;
-  }
+struct Captured : amps_test::CapturedCppVm {
   void run(const std::string& code) {
     amps::Result r = vm.run(code, "t.amps");
     ASSERT_TRUE(r) << r.error->diagnostic;
