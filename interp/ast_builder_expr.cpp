@@ -1,6 +1,7 @@
 // Parse tree → AST for expressions (see ast_builder.hpp).
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -311,6 +312,40 @@ ExprPtr AstBuilder::literal(P::AtomContext* ctx) {
   return std::make_unique<NoneLit>(s);
 }
 
+// Appends code point [cp] to [out] as UTF-8 (amps strings hold UTF-8).
+static void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6)), out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12)), out += char(0x80 | ((cp >> 6) & 0x3F)), out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18)), out += char(0x80 | ((cp >> 12) & 0x3F)), out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
+}
+
+// The code point of Python's \xhh, \uXXXX or \UXXXXXXXX escape whose [digits] hex digits start at body[i + 1]; i
+// moves to the last digit.
+static uint32_t hex_escape(std::string_view body, size_t& i, int digits, const Span& where) {
+  uint32_t cp = 0;
+  for (int k = 0; k < digits; ++k) {
+    const char h = i + 1 < body.size() ? body[i + 1] : '\0';
+    if (!std::isxdigit(static_cast<unsigned char>(h)))
+      throw AmpsError("SyntaxError", fmt::format("truncated \\{}{} escape", body[i - size_t(k)],
+                                                 std::string(size_t(digits), 'X')), where);
+    cp = cp * 16 + uint32_t(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+    ++i;
+  }
+  if (cp > 0x10FFFF) throw AmpsError("SyntaxError", "illegal Unicode character (above U+10FFFF)", where);
+  if (cp >= 0xD800 && cp <= 0xDFFF)
+    throw AmpsError("SyntaxError", fmt::format("surrogate U+{:04X} cannot be in an amps string (UTF-8)", cp), where);
+  return cp;
+}
+
+// A string literal's body with Python's escapes decoded: \n \t \r \a \b \f \v, quotes, backslash, braces,
+// octal \ooo (1-3 digits, \0 among them), \xhh, \uXXXX, \UXXXXXXXX (as UTF-8), a backslash-newline joins lines.
 std::string unescape(std::string_view body, const Span& where) {
   std::string out;
   for (size_t i = 0; i < body.size(); ++i) {
@@ -320,11 +355,23 @@ std::string unescape(std::string_view body, const Span& where) {
       case 'n': out += '\n'; break;
       case 't': out += '\t'; break;
       case 'r': out += '\r'; break;
-      case '0': out += '\0'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'v': out += '\v'; break;
+      case 'x': append_utf8(out, hex_escape(body, i, 2, where)); break;
+      case 'u': append_utf8(out, hex_escape(body, i, 4, where)); break;
+      case 'U': append_utf8(out, hex_escape(body, i, 8, where)); break;
       case '"': case '\'': case '\\': case '{': case '}': out += c; break;
       case '\n': break;
       case '\r': if (i + 1 < body.size() && body[i + 1] == '\n') ++i; break;
-      default: throw AmpsError("SyntaxError", std::string("unknown escape sequence '\\") + c + "'", where);
+      default: {
+        if (c < '0' || c > '7') throw AmpsError("SyntaxError", std::string("unknown escape sequence '\\") + c + "'", where);
+        uint32_t cp = uint32_t(c - '0');
+        for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
+          cp = cp * 8 + uint32_t(body[++i] - '0');
+        append_utf8(out, cp);
+      }
     }
   }
   return out;
